@@ -1,0 +1,28 @@
+#include "common/env.h"
+
+#include <cstdlib>
+#include <initializer_list>
+#include <strings.h>
+
+namespace aclcpu {
+
+const char* GetEnv(const char* name) {
+  const char* value = std::getenv(name);
+  return (value != nullptr && value[0] != '\0') ? value : nullptr;
+}
+
+bool EnvFlag(const char* name) {
+  const char* value = GetEnv(name);
+  if (value == nullptr) return false;
+  for (const char* off : {"0", "false", "off", "no"}) {
+    if (strcasecmp(value, off) == 0) return false;
+  }
+  return true;
+}
+
+bool Verbose() {
+  static const bool verbose = EnvFlag("ACLCPU_VERBOSE");
+  return verbose;
+}
+
+}  // namespace aclcpu

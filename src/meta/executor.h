@@ -1,0 +1,63 @@
+// aclcpu: the aclOpExecutor object behind CANN's opaque handle.
+//
+// Phase 1 of an operator (in libopapi) derives from aclOpExecutor and records
+// everything phase 2 needs; libnnopbase owns the executors' lifetimes (one-shot
+// or repeatable) and the operator-independent part of phase 2. The executor keeps
+// its own copy of the bound device addresses, so a one-shot executor never looks
+// at the aclTensor objects again (frameworks destroy them right after phase 2).
+#ifndef ACLCPU_META_EXECUTOR_H_
+#define ACLCPU_META_EXECUTOR_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "aclnn/acl_meta.h"
+#include "runtime/services.h"
+
+struct aclOpExecutor {
+  static constexpr size_t kMaxOperands = 4;
+
+  aclOpExecutor(const char* op_name, size_t num_inputs, size_t num_outputs)
+      : op_name(op_name), num_inputs(num_inputs), num_outputs(num_outputs) {}
+  aclOpExecutor(const aclOpExecutor&) = delete;
+  aclOpExecutor& operator=(const aclOpExecutor&) = delete;
+  virtual ~aclOpExecutor() = default;
+
+  // Builds the work of one launch from the addresses bound now. Sets *task to
+  // nullptr when there is nothing to do (an empty tensor). Returns an aclnn
+  // status; on failure it has recorded a message.
+  virtual aclnnStatus MakeLaunch(void* workspace, std::unique_ptr<aclcpu::Task>* task) const = 0;
+
+  const char* const op_name;  // e.g. "aclnnHardsigmoidBackward"
+  const size_t num_inputs;
+  const size_t num_outputs;
+  void* inputs[kMaxOperands] = {};   // device addresses, by input index
+  void* outputs[kMaxOperands] = {};  // device addresses, by output index
+  uint64_t workspace_size = 0;
+  bool repeatable = false;
+};
+
+namespace aclcpu {
+
+constexpr uint32_t kMetaServicesAbi = 1;
+
+// libnnopbase's service table for libopapi (see runtime/services.h for why).
+struct MetaServices {
+  uint32_t abi_version;
+
+  // Makes a new executor known, so that phase 2 and the executor API accept it.
+  // Takes ownership.
+  void (*adopt_executor)(aclOpExecutor* executor);
+
+  // The operator-independent phase 2: checks the executor and workspace, resolves
+  // the stream, builds and queues the launch, and retires a one-shot executor.
+  aclnnStatus (*run_executor)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
+                              aclrtStream stream);
+};
+
+}  // namespace aclcpu
+
+extern "C" ACL_FUNC_VISIBILITY const aclcpu::MetaServices* aclcpuMetaServices(uint32_t abi_version);
+
+#endif  // ACLCPU_META_EXECUTOR_H_

@@ -1,0 +1,165 @@
+// aclcpu: aclTensor creation, description and destruction (CANN's acl_meta.h).
+//
+// aclCreateTensor validates only what it must to build the object (CANN does the
+// same): shapes, strides and offsets are judged by the operator in phase 1, where
+// the status and message can name the operator's argument.
+#include <new>
+
+#include "aclnn/opdev/op_errno.h"
+#include "common/error_report.h"
+#include "meta/tensor.h"
+
+namespace aclcpu {
+
+std::vector<int64_t> ContiguousStrides(const int64_t* dims, uint64_t count) {
+  std::vector<int64_t> strides(count, 1);
+  int64_t stride = 1;
+  for (uint64_t i = count; i-- > 0;) {
+    strides[i] = stride;
+    stride *= dims[i] > 0 ? dims[i] : 1;
+  }
+  return strides;
+}
+
+namespace {
+
+// Fills `tensor` from the arguments of aclCreateTensor/aclInitTensor. Returns 0 or
+// a status after recording a message naming `api`.
+aclnnStatus Describe(aclTensor* tensor, const char* api, const int64_t* view_dims, uint64_t view_dims_num,
+                     aclDataType dtype, const int64_t* stride, int64_t offset, aclFormat format,
+                     const int64_t* storage_dims, uint64_t storage_dims_num, void* data) {
+  if (view_dims == nullptr && view_dims_num > 0) {
+    return ReportError(ACLNN_ERR_PARAM_NULLPTR, "%s: viewDims is null but viewDimsNum is %llu.", api,
+                       static_cast<unsigned long long>(view_dims_num));
+  }
+  if (storage_dims == nullptr && storage_dims_num > 0) {
+    return ReportError(ACLNN_ERR_PARAM_NULLPTR, "%s: storageDims is null but storageDimsNum is %llu.", api,
+                       static_cast<unsigned long long>(storage_dims_num));
+  }
+  try {
+    tensor->view_dims.assign(view_dims, view_dims + view_dims_num);
+    tensor->strides = stride != nullptr ? std::vector<int64_t>(stride, stride + view_dims_num)
+                                        : ContiguousStrides(view_dims, view_dims_num);
+    tensor->storage_dims.assign(storage_dims, storage_dims + storage_dims_num);
+  } catch (const std::exception&) {  // absurd dim counts: std::bad_alloc or std::length_error
+    return ReportError(ACLNN_ERR_INNER, "%s: cannot hold %llu view dims and %llu storage dims.", api,
+                       static_cast<unsigned long long>(view_dims_num),
+                       static_cast<unsigned long long>(storage_dims_num));
+  }
+  tensor->dtype = dtype;
+  tensor->format = format;
+  tensor->offset = offset;
+  tensor->data = data;
+  return ACLNN_SUCCESS;
+}
+
+// Copies `values` into a new[] array owned by the caller, as CANN's getters do.
+aclnnStatus CopyOut(const std::vector<int64_t>& values, int64_t** array, uint64_t* count, const char* api) {
+  int64_t* copy = new (std::nothrow) int64_t[values.size()];
+  if (copy == nullptr) return ReportError(ACLNN_ERR_INNER, "%s: out of memory.", api);
+  for (size_t i = 0; i < values.size(); ++i) copy[i] = values[i];
+  *array = copy;
+  *count = values.size();
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+}  // namespace aclcpu
+
+using aclcpu::ReportError;
+
+extern "C" {
+
+aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                           const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
+                           uint64_t storageDimsNum, void* tensorData) {
+  aclTensor* tensor = new (std::nothrow) aclTensor;
+  if (tensor == nullptr) {
+    ReportError(ACLNN_ERR_INNER, "aclCreateTensor: out of memory.");
+    return nullptr;
+  }
+  if (aclcpu::Describe(tensor, "aclCreateTensor", viewDims, viewDimsNum, dataType, stride, offset, format,
+                       storageDims, storageDimsNum, tensorData) != ACLNN_SUCCESS) {
+    delete tensor;
+    return nullptr;
+  }
+  return tensor;
+}
+
+aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+  if (tensor == nullptr) return ACLNN_SUCCESS;
+  const_cast<aclTensor*>(tensor)->magic = 0;
+  delete tensor;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                          const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
+                          uint64_t storageDimsNum, void* tensorDataAddr) {
+  if (tensor == nullptr) return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclInitTensor: tensor is null.");
+  return aclcpu::Describe(tensor, "aclInitTensor", viewDims, viewDimsNum, dataType, stride, offset, format,
+                          storageDims, storageDimsNum, tensorDataAddr);
+}
+
+aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
+  if (tensor == nullptr || viewDims == nullptr || viewDimsNum == nullptr) {
+    return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclGetViewShape: tensor, viewDims and viewDimsNum must not be null.");
+  }
+  return aclcpu::CopyOut(tensor->view_dims, viewDims, viewDimsNum, "aclGetViewShape");
+}
+
+aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims, uint64_t* storageDimsNum) {
+  if (tensor == nullptr || storageDims == nullptr || storageDimsNum == nullptr) {
+    return ReportError(ACLNN_ERR_PARAM_NULLPTR,
+                       "aclGetStorageShape: tensor, storageDims and storageDimsNum must not be null.");
+  }
+  return aclcpu::CopyOut(tensor->storage_dims, storageDims, storageDimsNum, "aclGetStorageShape");
+}
+
+aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue, uint64_t* stridesNum) {
+  if (tensor == nullptr || stridesValue == nullptr || stridesNum == nullptr) {
+    return ReportError(ACLNN_ERR_PARAM_NULLPTR,
+                       "aclGetViewStrides: tensor, stridesValue and stridesNum must not be null.");
+  }
+  return aclcpu::CopyOut(tensor->strides, stridesValue, stridesNum, "aclGetViewStrides");
+}
+
+aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
+  if (tensor == nullptr || offset == nullptr) {
+    return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclGetViewOffset: tensor and offset must not be null.");
+  }
+  *offset = tensor->offset;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
+  if (tensor == nullptr || format == nullptr) {
+    return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclGetFormat: tensor and format must not be null.");
+  }
+  *format = tensor->format;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
+  if (tensor == nullptr || dataType == nullptr) {
+    return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclGetDataType: tensor and dataType must not be null.");
+  }
+  *dataType = tensor->dtype;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclSetRawTensorAddr(aclTensor* tensor, void* addr) {
+  if (tensor == nullptr) return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclSetRawTensorAddr: tensor is null.");
+  tensor->data = addr;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetRawTensorAddr(const aclTensor* tensor, void** addr) {
+  if (tensor == nullptr || addr == nullptr) {
+    return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclGetRawTensorAddr: tensor and addr must not be null.");
+  }
+  *addr = tensor->data;
+  return ACLNN_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,62 @@
+// aclcpu: the two entry points of aclnnHardsigmoidBackward. Thin by design:
+// check (check.cc) -> plan (plan.cc) -> executor (executor.cc) in phase 1; phase 2
+// is the operator-independent executor run of libnnopbase.
+#include <cstdlib>
+#include <new>
+
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_hardsigmoid_backward.h"
+#include "common/error_report.h"
+#include "meta/tensor.h"
+#include "ops/hardsigmoid_backward/check.h"
+#include "ops/hardsigmoid_backward/executor.h"
+
+namespace aclcpu {
+namespace {
+
+const MetaServices& Meta() {
+  static const MetaServices* const services = aclcpuMetaServices(kMetaServicesAbi);
+  if (services == nullptr) AbortOnAbiMismatch("libnnopbase.so", kMetaServicesAbi);
+  return *services;
+}
+
+}  // namespace
+}  // namespace aclcpu
+
+extern "C" {
+
+aclnnStatus aclnnHardsigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
+                                                     aclTensor* out, uint64_t* workspaceSize,
+                                                     aclOpExecutor** executor) {
+  using namespace aclcpu::hardsigmoid_backward;
+  if (workspaceSize == nullptr || executor == nullptr) {
+    return aclcpu::ReportError(ACLNN_ERR_PARAM_NULLPTR, "%s: workspaceSize and executor must not be null.",
+                               kPhase1Name);
+  }
+  *executor = nullptr;
+  aclnnStatus status = CheckParams(gradOutput, self, out);
+  if (status != ACLNN_SUCCESS) return status;
+  Plan plan;
+  status = BuildPlan(gradOutput, self, out, &plan);
+  if (status != ACLNN_SUCCESS) return status;
+
+  Executor* created = new (std::nothrow) Executor(plan);
+  if (created == nullptr) {
+    return aclcpu::ReportError(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of memory creating the executor.",
+                               kPhase1Name);
+  }
+  created->inputs[0] = gradOutput->data;
+  created->inputs[1] = self->data;
+  created->outputs[0] = out->data;
+  aclcpu::Meta().adopt_executor(created);
+  *workspaceSize = plan.workspace_size;
+  *executor = created;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclnnHardsigmoidBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                     aclrtStream stream) {
+  return aclcpu::Meta().run_executor(workspace, workspaceSize, executor, stream);
+}
+
+}  // extern "C"

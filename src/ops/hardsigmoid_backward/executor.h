@@ -1,0 +1,31 @@
+// aclcpu: the executor phase 1 of aclnnHardsigmoidBackward returns, and the
+// launch task phase 2 queues on the stream.
+#ifndef ACLCPU_OPS_HARDSIGMOID_BACKWARD_EXECUTOR_H_
+#define ACLCPU_OPS_HARDSIGMOID_BACKWARD_EXECUTOR_H_
+
+#include <memory>
+
+#include "meta/executor.h"
+#include "ops/hardsigmoid_backward/plan.h"
+
+namespace aclcpu {
+namespace hardsigmoid_backward {
+
+// Inputs: 0 = gradOutput, 1 = self; output 0 = out (the API's argument order).
+class Executor final : public aclOpExecutor {
+ public:
+  explicit Executor(const Plan& plan);
+
+  // Translates the bound device addresses to host addresses (the runtime checks
+  // them) and captures them with a copy of the plan, so the launch depends on
+  // neither this executor nor the aclTensor objects.
+  aclnnStatus MakeLaunch(void* workspace, std::unique_ptr<Task>* task) const override;
+
+ private:
+  const Plan plan_;
+};
+
+}  // namespace hardsigmoid_backward
+}  // namespace aclcpu
+
+#endif  // ACLCPU_OPS_HARDSIGMOID_BACKWARD_EXECUTOR_H_

@@ -1,0 +1,25 @@
+// aclcpu: the hardsigmoid-backward kernels — pure functions of pointers, a
+// count, strides and constants. The dtype path is chosen once, in phase 1, by
+// picking a function from SelectKernel().
+#ifndef ACLCPU_OPS_HARDSIGMOID_BACKWARD_KERNEL_H_
+#define ACLCPU_OPS_HARDSIGMOID_BACKWARD_KERNEL_H_
+
+#include <cstdint>
+
+#include "acl/acl_base.h"
+
+namespace aclcpu {
+
+// One run of `count` elements: out[i*out_stride] = f(grad[i*grad_stride], self[i*self_stride]).
+// Strides are in elements and may be zero (inputs only) or any positive value.
+using HardsigmoidBackwardRunFn = void (*)(const void* grad, int64_t grad_stride, const void* self,
+                                          int64_t self_stride, void* out, int64_t out_stride, int64_t count);
+
+// The kernel for inputs (grad, self), computed in `promoted` and stored as `out`.
+// grad, self and promoted are FLOAT, FLOAT16 or BF16 and out one of those or
+// DOUBLE; returns nullptr for any other combination.
+HardsigmoidBackwardRunFn SelectKernel(aclDataType grad, aclDataType self, aclDataType promoted, aclDataType out);
+
+}  // namespace aclcpu
+
+#endif  // ACLCPU_OPS_HARDSIGMOID_BACKWARD_KERNEL_H_

@@ -1,0 +1,113 @@
+#include "ops/hardsigmoid_backward/plan.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <string>
+
+#include "aclnn/opdev/op_errno.h"
+#include "common/dtype.h"
+#include "common/env.h"
+#include "common/error_report.h"
+#include "common/soc.h"
+#include "meta/tensor.h"
+#include "ops/hardsigmoid_backward/check.h"
+
+namespace aclcpu {
+namespace hardsigmoid_backward {
+namespace {
+
+// Checks that a view is well formed and computes the byte extent it reaches from
+// the tensor's data address. All arithmetic is overflow-checked: shapes come from
+// the caller and may be absurd.
+aclnnStatus MeasureView(const aclTensor* tensor, const char* name, bool* empty, int64_t* offset_bytes,
+                        int64_t* extent_bytes) {
+  const int64_t element_size = static_cast<int64_t>(DtypeSize(tensor->dtype));
+  if (tensor->offset < 0) {
+    return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has a negative view offset (%" PRId64 ").", kPhase1Name,
+                       name, tensor->offset);
+  }
+  int64_t last_index = tensor->offset;  // element index of the view's last element
+  *empty = false;
+  for (size_t dim = 0; dim < tensor->view_dims.size(); ++dim) {
+    const int64_t size = tensor->view_dims[dim];
+    const int64_t stride = tensor->strides[dim];
+    if (size < 0 || stride < 0) {
+      return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has a negative %s (%" PRId64 ") in dim %zu.", kPhase1Name,
+                         name, size < 0 ? "size" : "stride", size < 0 ? size : stride, dim);
+    }
+    if (size == 0) *empty = true;
+    int64_t step = 0;
+    if (size > 0 && (__builtin_mul_overflow(size - 1, stride, &step) ||
+                     __builtin_add_overflow(last_index, step, &last_index))) {
+      return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the extent of %s's view does not fit in 64 bits.",
+                         kPhase1Name, name);
+    }
+  }
+  if (__builtin_mul_overflow(last_index + 1, element_size, extent_bytes) ||
+      __builtin_mul_overflow(tensor->offset, element_size, offset_bytes)) {
+    return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the extent of %s's view in bytes does not fit in 64 bits.",
+                       kPhase1Name, name);
+  }
+  return ACLNN_SUCCESS;
+}
+
+void LogPlan(const Plan& plan, const aclTensor* grad, const aclTensor* self, const aclTensor* out,
+             aclDataType promoted) {
+  std::string sizes;
+  for (int dim = plan.layout.rank; dim-- > 0;) sizes += (sizes.empty() ? "" : "x") + std::to_string(plan.layout.sizes[dim]);
+  std::fprintf(stderr,
+               "aclcpu: %s plan: gradOutput=%s self=%s out=%s compute=%s elements=%" PRId64
+               " coalesced=[%s] path=%s kernel=scalar\n",
+               kPhase2Name, DtypeName(grad->dtype), DtypeName(self->dtype), DtypeName(out->dtype),
+               DtypeName(promoted), plan.layout.NumElements(), sizes.c_str(),
+               plan.layout.IsFlatContiguous() ? "contiguous" : "strided");
+}
+
+}  // namespace
+
+aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTensor* out, Plan* plan) {
+  const aclTensor* tensors[kNumOperands] = {out, grad, self};
+  const char* names[kNumOperands] = {"out", "gradOutput", "self"};
+  bool any_empty = false;
+  for (int op = 0; op < kNumOperands; ++op) {
+    bool empty = false;
+    const aclnnStatus status =
+        MeasureView(tensors[op], names[op], &empty, &plan->view_offset_bytes[op], &plan->extent_bytes[op]);
+    if (status != ACLNN_SUCCESS) return status;
+    any_empty = any_empty || empty;
+    plan->element_size[op] = static_cast<int64_t>(DtypeSize(tensors[op]->dtype));
+  }
+  // CANN answers an empty tensor before choosing kernels: workspace 0 and an
+  // executor that does nothing, on every chip and for every out dtype.
+  if (any_empty) {
+    plan->empty = true;
+    return ACLNN_SUCCESS;
+  }
+
+  const SocInfo& soc = *CurrentSoc();  // CheckParams refused an unknown SoC
+  if (soc.family == SocFamily::kAscend310B) {
+    return ReportError(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
+                       "%s: %s (%s) has no HardSigmoidGrad kernel; aclnnHardsigmoidBackward is not supported on "
+                       "this product.",
+                       kPhase1Name, soc.name, soc.product);
+  }
+  const aclDataType promoted = PromoteFloatingTypes(grad->dtype, self->dtype);
+  plan->kernel = SelectKernel(grad->dtype, self->dtype, promoted, out->dtype);
+  if (plan->kernel == nullptr) {
+    // Allowed by CANN's cast rule (e.g. COMPLEX64) but CANN has no cast kernel to
+    // it either; refuse rather than write something wrong.
+    return ReportError(ACLNN_ERR_INNER_NULLPTR,
+                       "%s: out has dtype %s, which the result (%s) cannot be converted to; out must be DT_FLOAT, "
+                       "DT_FLOAT16, DT_BF16 or DT_DOUBLE.",
+                       kPhase1Name, DtypeName(out->dtype), DtypeName(promoted));
+  }
+
+  const int64_t* strides[kNumOperands] = {out->strides.data(), grad->strides.data(), self->strides.data()};
+  plan->layout = MakeStridedLayout(static_cast<int>(self->view_dims.size()), self->view_dims.data(), kNumOperands,
+                                   strides);
+  if (Verbose()) LogPlan(*plan, grad, self, out, promoted);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace hardsigmoid_backward
+}  // namespace aclcpu

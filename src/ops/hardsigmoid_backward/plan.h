@@ -1,0 +1,40 @@
+// aclcpu: the phase-1 decision for one aclnnHardsigmoidBackward call — dtype
+// path, coalesced geometry, workspace size. Phase 2 only executes it.
+#ifndef ACLCPU_OPS_HARDSIGMOID_BACKWARD_PLAN_H_
+#define ACLCPU_OPS_HARDSIGMOID_BACKWARD_PLAN_H_
+
+#include <cstdint>
+
+#include "aclnn/acl_meta.h"
+#include "iter/strided_layout.h"
+#include "ops/hardsigmoid_backward/kernel.h"
+
+namespace aclcpu {
+namespace hardsigmoid_backward {
+
+// Operand order inside the plan: the output first, so the iterator walks it
+// fastest-first (writes are the costlier stream).
+enum Operand { kOut = 0, kGrad = 1, kSelf = 2, kNumOperands = 3 };
+
+struct Plan {
+  bool empty = false;  // some dim is 0: nothing to do
+  StridedLayout layout;
+  int64_t element_size[kNumOperands] = {};
+  int64_t view_offset_bytes[kNumOperands] = {};
+  // Bytes from each tensor's data address to one past the last byte its view
+  // touches: the device range phase 2 must be able to access.
+  int64_t extent_bytes[kNumOperands] = {};
+  HardsigmoidBackwardRunFn kernel = nullptr;
+  uint64_t workspace_size = 0;  // the CPU needs no device workspace
+};
+
+// Builds the plan for arguments that passed CheckParams. Refuses views CANN
+// documents as invalid (negative dims, strides or offsets) or whose extent does
+// not fit in 64 bits (161002), a chip without this kernel (561003) and an out
+// dtype we have no conversion to (561103).
+aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTensor* out, Plan* plan);
+
+}  // namespace hardsigmoid_backward
+}  // namespace aclcpu
+
+#endif  // ACLCPU_OPS_HARDSIGMOID_BACKWARD_PLAN_H_

@@ -1,0 +1,212 @@
+// aclcpu runtime: the context/stream registry and the context API.
+#include "runtime/context.h"
+
+#include <cstdlib>
+#include <mutex>
+#include <unordered_map>
+
+#include "acl/acl.h"
+#include "common/env.h"
+#include "runtime/error_store.h"
+
+namespace aclcpu {
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::unordered_map<const void*, std::shared_ptr<Context>> contexts;
+  std::unordered_map<const void*, std::shared_ptr<Stream>> streams;
+};
+
+// Never destroyed: worker threads may outlive main() (a program that exits
+// without destroying its streams), and joining them from a static destructor
+// could hang or terminate the process. What is still registered at exit stays
+// reachable, so leak checkers do not report it.
+Registry& TheRegistry() {
+  static Registry* const registry = new Registry;
+  return *registry;
+}
+
+thread_local std::weak_ptr<Context> current_context;
+
+}  // namespace
+
+int32_t DeviceCount() {
+  static const int32_t count = [] {
+    const char* text = GetEnv("ACLCPU_DEVICE_COUNT");
+    if (text == nullptr) return 1;
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (*end != '\0' || value < 1 || value > kMaxDeviceCount) {
+      std::fprintf(stderr, "aclcpu: ACLCPU_DEVICE_COUNT=\"%s\" is not in 1..%d; using 1\n", text, kMaxDeviceCount);
+      return 1;
+    }
+    return static_cast<int32_t>(value);
+  }();
+  return count;
+}
+
+std::shared_ptr<Context> CreateContext(int32_t device_id, bool is_primary) {
+  auto context = std::make_shared<Context>(device_id, is_primary);
+  context->default_stream_ = std::make_shared<Stream>(context.get(), device_id, /*is_default=*/true);
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  registry.contexts.emplace(context.get(), context);
+  registry.streams.emplace(context->default_stream_.get(), context->default_stream_);
+  return context;
+}
+
+bool DestroyContext(const std::shared_ptr<Context>& context) {
+  std::vector<std::shared_ptr<Stream>> streams;
+  {
+    Registry& registry = TheRegistry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    if (registry.contexts.erase(context.get()) == 0) return false;
+    context->destroyed_.store(true, std::memory_order_release);
+    for (auto it = registry.streams.begin(); it != registry.streams.end();) {
+      if (it->second->context() == context.get()) {
+        streams.push_back(std::move(it->second));
+        it = registry.streams.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  // Outside the lock: waiting for queued work may take long.
+  for (const auto& stream : streams) stream->Shutdown();
+  if (current_context.lock() == context) current_context.reset();
+  return true;
+}
+
+std::shared_ptr<Context> FindContext(const void* handle) {
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  auto it = registry.contexts.find(handle);
+  return it == registry.contexts.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<Context> CurrentContext() {
+  std::shared_ptr<Context> context = current_context.lock();
+  if (context != nullptr && context->destroyed()) {
+    current_context.reset();
+    return nullptr;
+  }
+  return context;
+}
+
+void SetCurrentContext(const std::shared_ptr<Context>& context) { current_context = context; }
+
+std::shared_ptr<Stream> CreateStream(const std::shared_ptr<Context>& context) {
+  auto stream = std::make_shared<Stream>(context.get(), context->device_id(), /*is_default=*/false);
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  registry.streams.emplace(stream.get(), stream);
+  return stream;
+}
+
+std::shared_ptr<Stream> FindStream(const void* handle) {
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  auto it = registry.streams.find(handle);
+  return it == registry.streams.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<Stream> UnregisterStream(const void* handle) {
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  auto it = registry.streams.find(handle);
+  if (it == registry.streams.end() || it->second->is_default()) return nullptr;
+  std::shared_ptr<Stream> stream = std::move(it->second);
+  registry.streams.erase(it);
+  return stream;
+}
+
+aclError ResolveStream(const char* call, const void* handle, std::shared_ptr<Stream>* stream) {
+  if (handle == nullptr) {
+    std::shared_ptr<Context> current = CurrentContext();
+    if (current == nullptr) {
+      return FailWith(ACL_ERROR_RT_CONTEXT_NULL,
+                      "%s: stream is null (the default stream) but the calling thread has no current context "
+                      "(call aclrtSetDevice or aclrtSetCurrentContext first)",
+                      call);
+    }
+    *stream = current->default_stream();
+    return ACL_SUCCESS;
+  }
+  *stream = FindStream(handle);
+  if (*stream == nullptr) return FailWith(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %p is not a live stream", call, handle);
+  return ACL_SUCCESS;
+}
+
+std::vector<std::shared_ptr<Stream>> StreamsOfDevice(int32_t device_id) {
+  std::vector<std::shared_ptr<Stream>> result;
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  for (const auto& entry : registry.streams) {
+    if (entry.second->device_id() == device_id) result.push_back(entry.second);
+  }
+  return result;
+}
+
+}  // namespace aclcpu
+
+extern "C" {
+
+aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+  if (context == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context is null");
+  if (deviceId < 0 || deviceId >= aclcpu::DeviceCount()) {
+    return aclcpu::FailWith(ACL_ERROR_RT_INVALID_DEVICEID,
+                            "aclrtCreateContext: deviceId (%d) is not in [0, %d) (ACLCPU_DEVICE_COUNT)", deviceId,
+                            aclcpu::DeviceCount());
+  }
+  std::shared_ptr<aclcpu::Context> created = aclcpu::CreateContext(deviceId, /*is_primary=*/false);
+  aclcpu::SetCurrentContext(created);
+  *context = created.get();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyContext(aclrtContext context) {
+  if (context == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext: context is null");
+  std::shared_ptr<aclcpu::Context> found = aclcpu::FindContext(context);
+  if (found == nullptr) {
+    return aclcpu::FailWith(ACL_ERROR_RT_PARAM_INVALID, "aclrtDestroyContext: context %p is not a live context",
+                            context);
+  }
+  // The primary context belongs to aclrtSetDevice's reference count; CANN
+  // refuses to destroy it here too.
+  if (found->is_primary()) {
+    return aclcpu::FailWith(ACL_ERROR_RT_PARAM_INVALID,
+                            "aclrtDestroyContext: context %p is device %d's default context; use aclrtResetDevice",
+                            context, found->device_id());
+  }
+  if (!aclcpu::DestroyContext(found)) {
+    return aclcpu::FailWith(ACL_ERROR_RT_PARAM_INVALID,
+                            "aclrtDestroyContext: context %p was destroyed by another thread", context);
+  }
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSetCurrentContext(aclrtContext context) {
+  if (context == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext: context is null");
+  std::shared_ptr<aclcpu::Context> found = aclcpu::FindContext(context);
+  if (found == nullptr) {
+    return aclcpu::FailWith(ACL_ERROR_RT_PARAM_INVALID, "aclrtSetCurrentContext: context %p is not a live context",
+                            context);
+  }
+  aclcpu::SetCurrentContext(found);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetCurrentContext(aclrtContext* context) {
+  if (context == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext: context is null");
+  std::shared_ptr<aclcpu::Context> current = aclcpu::CurrentContext();
+  if (current == nullptr) {
+    return aclcpu::FailWith(ACL_ERROR_RT_CONTEXT_NULL,
+                            "aclrtGetCurrentContext: the calling thread has no current context "
+                            "(call aclrtSetDevice or aclrtSetCurrentContext first)");
+  }
+  *context = current.get();
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,85 @@
+// aclcpu runtime: contexts and the registry of live context and stream handles.
+//
+// Handles given to users (aclrtContext, aclrtStream) are the objects' addresses,
+// but they are only ever dereferenced after a registry lookup, so an unknown or
+// destroyed handle is an error, not a crash. Objects are shared_ptr-owned: a
+// call that found a handle keeps the object alive while it waits, even if
+// another thread destroys the handle meanwhile.
+#ifndef ACLCPU_RUNTIME_CONTEXT_H_
+#define ACLCPU_RUNTIME_CONTEXT_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "runtime/stream.h"
+
+namespace aclcpu {
+
+class Context {
+ public:
+  Context(int32_t device_id, bool is_primary) : device_id_(device_id), is_primary_(is_primary) {}
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  int32_t device_id() const { return device_id_; }
+  // A device's primary context is made by aclrtSetDevice and destroyed only by
+  // aclrtResetDevice.
+  bool is_primary() const { return is_primary_; }
+  const std::shared_ptr<Stream>& default_stream() const { return default_stream_; }
+  bool destroyed() const { return destroyed_.load(std::memory_order_acquire); }
+
+ private:
+  friend std::shared_ptr<Context> CreateContext(int32_t, bool);
+  friend bool DestroyContext(const std::shared_ptr<Context>&);
+
+  const int32_t device_id_;
+  const bool is_primary_;
+  std::shared_ptr<Stream> default_stream_;
+  std::atomic<bool> destroyed_{false};
+};
+
+constexpr int32_t kMaxDeviceCount = 64;
+
+// Number of emulated devices: ACLCPU_DEVICE_COUNT (1..kMaxDeviceCount), default 1.
+int32_t DeviceCount();
+
+// Creates and registers a context with its default stream.
+std::shared_ptr<Context> CreateContext(int32_t device_id, bool is_primary);
+
+// Unregisters the context and every stream created in it, then waits for their
+// work and stops them. The calling thread's current context, if it was this one,
+// becomes none (so does every other thread's, on its next use). Returns false
+// if another thread destroyed it first.
+bool DestroyContext(const std::shared_ptr<Context>& context);
+
+// The live context with this handle, or nullptr.
+std::shared_ptr<Context> FindContext(const void* handle);
+
+// The calling thread's current context, or nullptr if none (or destroyed).
+std::shared_ptr<Context> CurrentContext();
+void SetCurrentContext(const std::shared_ptr<Context>& context);
+
+// Creates and registers a stream in `context`.
+std::shared_ptr<Stream> CreateStream(const std::shared_ptr<Context>& context);
+
+// The live stream with this handle (default streams included), or nullptr.
+std::shared_ptr<Stream> FindStream(const void* handle);
+
+// Unregisters a stream (not a default stream); returns it, or nullptr if the
+// handle is unknown. The caller shuts it down.
+std::shared_ptr<Stream> UnregisterStream(const void* handle);
+
+// What every entry point taking an aclrtStream does with it: nullptr means the
+// current context's default stream (none: ACL_ERROR_RT_CONTEXT_NULL); otherwise
+// the handle must be live (else ACL_ERROR_RT_PARAM_INVALID). Failures record a
+// message starting with `call`.
+aclError ResolveStream(const char* call, const void* handle, std::shared_ptr<Stream>* stream);
+
+// Every live stream on the device, default streams included.
+std::vector<std::shared_ptr<Stream>> StreamsOfDevice(int32_t device_id);
+
+}  // namespace aclcpu
+
+#endif  // ACLCPU_RUNTIME_CONTEXT_H_

@@ -1,0 +1,108 @@
+// aclcpu runtime: emulated devices and their reference-counted primary contexts.
+//
+// aclrtSetDevice counts references per device (every call, from any thread,
+// needs one aclrtResetDevice); the first creates the device's primary context
+// with its default stream, the last reset destroys it together with every
+// stream created in it.
+#include <memory>
+#include <mutex>
+
+#include "acl/acl.h"
+#include "runtime/context.h"
+#include "runtime/error_store.h"
+
+namespace aclcpu {
+namespace {
+
+struct DeviceState {
+  int64_t references = 0;
+  std::shared_ptr<Context> primary;
+};
+
+struct DeviceTable {
+  std::mutex mutex;  // taken before the context registry's, never after
+  DeviceState devices[kMaxDeviceCount];
+};
+
+DeviceTable& Devices() {
+  static DeviceTable* const table = new DeviceTable;  // never destroyed, as the registry
+  return *table;
+}
+
+bool IsValidDevice(int32_t device_id) { return device_id >= 0 && device_id < DeviceCount(); }
+
+aclError InvalidDevice(const char* call, int32_t device_id) {
+  return FailWith(ACL_ERROR_RT_INVALID_DEVICEID, "%s: deviceId (%d) is not in [0, %d) (ACLCPU_DEVICE_COUNT)", call,
+                  device_id, DeviceCount());
+}
+
+}  // namespace
+}  // namespace aclcpu
+
+extern "C" {
+
+aclError aclrtSetDevice(int32_t deviceId) {
+  if (!aclcpu::IsValidDevice(deviceId)) return aclcpu::InvalidDevice("aclrtSetDevice", deviceId);
+  std::shared_ptr<aclcpu::Context> primary;
+  {
+    aclcpu::DeviceTable& table = aclcpu::Devices();
+    std::lock_guard<std::mutex> lock(table.mutex);
+    aclcpu::DeviceState& device = table.devices[deviceId];
+    if (device.references == 0) device.primary = aclcpu::CreateContext(deviceId, /*is_primary=*/true);
+    ++device.references;
+    primary = device.primary;
+  }
+  aclcpu::SetCurrentContext(primary);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtResetDevice(int32_t deviceId) {
+  if (!aclcpu::IsValidDevice(deviceId)) return aclcpu::InvalidDevice("aclrtResetDevice", deviceId);
+  std::shared_ptr<aclcpu::Context> retired;
+  {
+    aclcpu::DeviceTable& table = aclcpu::Devices();
+    std::lock_guard<std::mutex> lock(table.mutex);
+    aclcpu::DeviceState& device = table.devices[deviceId];
+    // Resetting a device that is not set is a no-op success: programs commonly
+    // reset unconditionally on their cleanup path.
+    if (device.references == 0) return ACL_SUCCESS;
+    if (--device.references == 0) retired = std::move(device.primary);
+  }
+  if (retired != nullptr) aclcpu::DestroyContext(retired);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetDevice(int32_t* deviceId) {
+  if (deviceId == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId is null");
+  std::shared_ptr<aclcpu::Context> current = aclcpu::CurrentContext();
+  if (current == nullptr) {
+    return aclcpu::FailWith(ACL_ERROR_RT_CONTEXT_NULL,
+                            "aclrtGetDevice: the calling thread has no current context (call aclrtSetDevice first)");
+  }
+  *deviceId = current->device_id();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceCount(uint32_t* count) {
+  if (count == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is null");
+  *count = static_cast<uint32_t>(aclcpu::DeviceCount());
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeDevice(void) {
+  std::shared_ptr<aclcpu::Context> current = aclcpu::CurrentContext();
+  if (current == nullptr) {
+    return aclcpu::FailWith(ACL_ERROR_RT_CONTEXT_NULL,
+                            "aclrtSynchronizeDevice: the calling thread has no current context (call aclrtSetDevice first)");
+  }
+  for (const auto& stream : aclcpu::StreamsOfDevice(current->device_id())) stream->WaitIdle();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetRunMode(aclrtRunMode* runMode) {
+  if (runMode == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtGetRunMode: runMode is null");
+  *runMode = ACL_HOST;  // the program runs on the host and drives a "device", as with a PCIe card
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

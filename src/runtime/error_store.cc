@@ -1,0 +1,111 @@
+// aclcpu runtime: per-thread recent error messages and last runtime status.
+//
+// CANN keeps the messages of failed calls per thread and hands them out once
+// through aclGetRecentErrMsg, newest first. Everything here is thread_local, so
+// no locking is needed; a message recorded by a stream's worker thread (a task
+// that failed) belongs to that worker thread, as on CANN.
+#include "runtime/error_store.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <deque>
+#include <string>
+
+#include "acl/acl.h"
+#include "common/env.h"
+#include "common/error_report.h"
+
+namespace aclcpu {
+namespace {
+
+// A program that never reads its messages must not grow without bound: keep the
+// newest ones only.
+constexpr size_t kMaxMessagesPerThread = 64;
+
+struct ThreadErrorState {
+  std::deque<std::string> messages;  // oldest first
+  std::string handed_out;            // what the last aclGetRecentErrMsg returned
+  aclError last_runtime_error = ACL_SUCCESS;
+};
+
+ThreadErrorState& ThisThread() {
+  thread_local ThreadErrorState state;
+  return state;
+}
+
+}  // namespace
+
+void StoreErrorMessage(const char* message) {
+  if (message == nullptr) return;
+  if (Verbose()) std::fprintf(stderr, "aclcpu: %s\n", message);
+  ThreadErrorState& state = ThisThread();
+  if (state.messages.size() == kMaxMessagesPerThread) state.messages.pop_front();
+  state.messages.emplace_back(message);
+}
+
+const char* TakeRecentErrorMessages() {
+  ThreadErrorState& state = ThisThread();
+  if (state.messages.empty()) {
+    state.handed_out.clear();
+    return nullptr;
+  }
+  std::string joined;
+  for (auto it = state.messages.rbegin(); it != state.messages.rend(); ++it) {
+    if (!joined.empty()) joined += '\n';
+    joined += *it;
+  }
+  state.messages.clear();
+  state.handed_out = std::move(joined);
+  return state.handed_out.c_str();
+}
+
+void SetLastRuntimeError(aclError code) {
+  if (code != ACL_SUCCESS) ThisThread().last_runtime_error = code;
+}
+
+aclError PeekLastRuntimeError() { return ThisThread().last_runtime_error; }
+
+aclError TakeLastRuntimeError() {
+  ThreadErrorState& state = ThisThread();
+  const aclError code = state.last_runtime_error;
+  state.last_runtime_error = ACL_SUCCESS;
+  return code;
+}
+
+aclError FailWith(aclError code, const char* format, ...) {
+  char body[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(body, sizeof body, format, args);
+  va_end(args);
+  ReportError(code, "%s", body);
+  SetLastRuntimeError(code);
+  return code;
+}
+
+}  // namespace aclcpu
+
+extern "C" {
+
+const char* aclGetRecentErrMsg(void) { return aclcpu::TakeRecentErrorMessages(); }
+
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+  // A bad level is reported but does not overwrite the status being asked for.
+  if (level != ACL_RT_THREAD_LEVEL) {
+    aclcpu::ReportError(ACL_ERROR_INVALID_PARAM, "aclrtPeekAtLastError: level (%d) is not ACL_RT_THREAD_LEVEL",
+                        static_cast<int>(level));
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  return aclcpu::PeekLastRuntimeError();
+}
+
+aclError aclrtGetLastError(aclrtLastErrLevel level) {
+  if (level != ACL_RT_THREAD_LEVEL) {
+    aclcpu::ReportError(ACL_ERROR_INVALID_PARAM, "aclrtGetLastError: level (%d) is not ACL_RT_THREAD_LEVEL",
+                        static_cast<int>(level));
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  return aclcpu::TakeLastRuntimeError();
+}
+
+}  // extern "C"

@@ -1,0 +1,142 @@
+// aclcpu runtime: event state, the tasks streams run for events, and the
+// registry of event handles.
+#include "runtime/event.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <utility>
+
+namespace aclcpu {
+namespace {
+
+class EventTask : public Task {
+ public:
+  enum class Kind { kRecord, kWait, kReset };
+
+  EventTask(Kind kind, std::shared_ptr<Event> event, uint64_t generation)
+      : kind_(kind), event_(std::move(event)), generation_(generation) {}
+
+  void Run() override {
+    switch (kind_) {
+      case Kind::kRecord:
+        event_->CompleteRecord(generation_);
+        break;
+      case Kind::kWait:
+        event_->WaitFor(generation_);
+        break;
+      case Kind::kReset:
+        event_->CompleteReset(generation_);
+        break;
+    }
+  }
+
+  const char* Name() const override {
+    switch (kind_) {
+      case Kind::kRecord:
+        return "aclrtRecordEvent";
+      case Kind::kWait:
+        return "aclrtStreamWaitEvent";
+      case Kind::kReset:
+        break;
+    }
+    return "aclrtResetEvent";
+  }
+
+ private:
+  const Kind kind_;
+  const std::shared_ptr<Event> event_;
+  const uint64_t generation_;
+};
+
+struct EventRegistry {
+  std::mutex mutex;
+  std::unordered_map<const void*, std::shared_ptr<Event>> events;
+};
+
+EventRegistry& Registry() {
+  static EventRegistry* const registry = new EventRegistry;  // never destroyed: see context.cc
+  return *registry;
+}
+
+}  // namespace
+
+uint64_t Event::BeginRecord() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return ++requested_;
+}
+
+void Event::CompleteRecord(uint64_t generation) {
+  const Clock::time_point now = Clock::now();
+  std::lock_guard<std::mutex> lock(mutex_);
+  // Records on different streams may be reached out of order; only the newest
+  // one reached counts (an older one arriving late changes nothing).
+  if (generation > completed_) {
+    completed_ = generation;
+    completed_time_ = now;
+  }
+  changed_.notify_all();
+}
+
+uint64_t Event::LatestGeneration() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return requested_ > reset_ ? requested_ : 0;
+}
+
+void Event::CompleteReset(uint64_t generation) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  reset_ = std::max(reset_, generation);
+  changed_.notify_all();
+}
+
+void Event::WaitFor(uint64_t generation) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [&] { return DoneLocked(generation); });
+}
+
+Event::Snapshot Event::Query() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Snapshot snapshot;
+  snapshot.recorded = requested_ > reset_;
+  snapshot.complete = snapshot.recorded && completed_ >= requested_;
+  snapshot.time = completed_time_;
+  return snapshot;
+}
+
+Task* Event::MakeRecordTask(std::shared_ptr<Event> event, uint64_t generation) {
+  return new EventTask(EventTask::Kind::kRecord, std::move(event), generation);
+}
+
+Task* Event::MakeWaitTask(std::shared_ptr<Event> event, uint64_t generation) {
+  return new EventTask(EventTask::Kind::kWait, std::move(event), generation);
+}
+
+Task* Event::MakeResetTask(std::shared_ptr<Event> event, uint64_t generation) {
+  return new EventTask(EventTask::Kind::kReset, std::move(event), generation);
+}
+
+std::shared_ptr<Event> RegisterEvent(uint32_t flags) {
+  auto event = std::make_shared<Event>(flags);
+  EventRegistry& registry = Registry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  registry.events.emplace(event.get(), event);
+  return event;
+}
+
+std::shared_ptr<Event> FindEvent(const void* handle) {
+  EventRegistry& registry = Registry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  auto it = registry.events.find(handle);
+  return it == registry.events.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<Event> UnregisterEvent(const void* handle) {
+  EventRegistry& registry = Registry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  auto it = registry.events.find(handle);
+  if (it == registry.events.end()) return nullptr;
+  std::shared_ptr<Event> event = std::move(it->second);
+  registry.events.erase(it);
+  return event;
+}
+
+}  // namespace aclcpu

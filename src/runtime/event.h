@@ -1,0 +1,77 @@
+// aclcpu runtime: an event — a marker recorded on a stream, complete once the
+// stream reaches it.
+//
+// Each aclrtRecordEvent call gets the next generation number; the record task
+// marks its generation complete (with a timestamp) when the stream reaches it.
+// "Complete" always refers to the most recent record at the time of asking,
+// which is what aclrtStreamWaitEvent, aclrtSynchronizeEvent and the queries
+// need. aclrtResetEvent is also queued and, when reached, forgets the records
+// made before it.
+#ifndef ACLCPU_RUNTIME_EVENT_H_
+#define ACLCPU_RUNTIME_EVENT_H_
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+#include "runtime/services.h"
+
+namespace aclcpu {
+
+class Event {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  explicit Event(uint32_t flags) : flags_(flags) {}
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+
+  uint32_t flags() const { return flags_; }
+
+  // Starts a record and returns its generation (> 0).
+  uint64_t BeginRecord();
+  // The stream reached the record `generation`.
+  void CompleteRecord(uint64_t generation);
+  // The latest generation at the time of the call, or 0 if there is none since
+  // the last reset (or ever).
+  uint64_t LatestGeneration();
+  // The stream reached a reset issued when `generation` was the latest.
+  void CompleteReset(uint64_t generation);
+
+  // Blocks until record `generation` (or a later one) completed or was reset.
+  void WaitFor(uint64_t generation);
+
+  struct Snapshot {
+    bool recorded;   // there is a record since the last reset
+    bool complete;   // and it has been reached
+    Clock::time_point time;  // when the latest completed record was reached
+  };
+  Snapshot Query();
+
+  // Tasks that a stream runs for this event; they keep the event alive.
+  static Task* MakeRecordTask(std::shared_ptr<Event> event, uint64_t generation);
+  static Task* MakeWaitTask(std::shared_ptr<Event> event, uint64_t generation);
+  static Task* MakeResetTask(std::shared_ptr<Event> event, uint64_t generation);
+
+ private:
+  bool DoneLocked(uint64_t generation) const { return completed_ >= generation || reset_ >= generation; }
+
+  const uint32_t flags_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  uint64_t requested_ = 0;  // generations handed out
+  uint64_t completed_ = 0;  // highest generation reached
+  uint64_t reset_ = 0;      // records up to this generation were reset
+  Clock::time_point completed_time_{};
+};
+
+// The registry of live event handles.
+std::shared_ptr<Event> RegisterEvent(uint32_t flags);
+std::shared_ptr<Event> FindEvent(const void* handle);
+std::shared_ptr<Event> UnregisterEvent(const void* handle);
+
+}  // namespace aclcpu
+
+#endif  // ACLCPU_RUNTIME_EVENT_H_

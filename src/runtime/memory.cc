@@ -1,0 +1,160 @@
+// aclcpu runtime: the memory entry points — device and host allocation, memory info.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#include "acl/acl.h"
+#include "runtime/device_allocator.h"
+#include "runtime/error_store.h"
+
+namespace aclcpu {
+namespace {
+
+// Modifier bits CANN allows on top of one of the eight base policies (0..7).
+constexpr uint32_t kPolicyModifiers =
+    ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH | ACL_MEM_ACCESS_USER_SPACE_READONLY;
+constexpr uint32_t kLastBasePolicy = ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
+
+// CANN's granule: sizes are rounded up to a multiple of 32 bytes.
+constexpr size_t kSizeGranule = 32;
+
+enum class Padding { kPlus32, kNone };
+
+aclError MallocDevice(const char* call, void** devPtr, size_t size, aclrtMemMallocPolicy policy, Padding padding) {
+  if (devPtr == nullptr) return FailWith(ACL_ERROR_INVALID_PARAM, "%s: devPtr is null", call);
+  if (size == 0) return FailWith(ACL_ERROR_INVALID_PARAM, "%s: size is 0; it must be greater than 0", call);
+  const uint32_t bits = static_cast<uint32_t>(policy);
+  if ((bits & ~kPolicyModifiers) > kLastBasePolicy) {
+    return FailWith(ACL_ERROR_INVALID_PARAM,
+                    "%s: policy (0x%x) is not one of ACL_MEM_MALLOC_* (0..7), optionally OR'ed with "
+                    "ACL_MEM_TYPE_LOW_BAND_WIDTH, ACL_MEM_TYPE_HIGH_BAND_WIDTH or ACL_MEM_ACCESS_USER_SPACE_READONLY",
+                    call, bits);
+  }
+  // CANN documents aclrtMalloc's extra granule; we keep it so that a program
+  // that (knowingly or not) touches a few bytes past its buffer behaves as on the NPU.
+  const size_t extra = padding == Padding::kPlus32 ? kSizeGranule : 0;
+  if (size > SIZE_MAX - 2 * kSizeGranule) {
+    return FailWith(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: size (%zu) is too large to allocate", call, size);
+  }
+  const size_t bytes = (size + kSizeGranule - 1) / kSizeGranule * kSizeGranule + extra;
+  const aclError status = TheDeviceAllocator().Allocate(bytes, bits, devPtr);
+  if (status != ACL_SUCCESS) {
+    return FailWith(status, "%s: cannot allocate %zu bytes (size %zu) of device memory", call, bytes, size);
+  }
+  return ACL_SUCCESS;
+}
+
+// Pinned host memory (aclrtMallocHost) has its own registry, so that
+// aclrtFreeHost of anything else is an error rather than a crash.
+struct HostAllocations {
+  std::mutex mutex;
+  std::unordered_map<void*, size_t> sizes;
+};
+
+HostAllocations& TheHostAllocations() {
+  static HostAllocations* const allocations = new HostAllocations;  // never destroyed, as the device allocator
+  return *allocations;
+}
+
+// Bytes of the "MemAvailable:" line of /proc/meminfo; 0 if it cannot be read.
+size_t MemAvailableBytes() {
+  std::FILE* file = std::fopen("/proc/meminfo", "r");
+  if (file == nullptr) return 0;
+  char line[256];
+  size_t bytes = 0;
+  while (std::fgets(line, sizeof line, file) != nullptr) {
+    unsigned long long kib = 0;
+    if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+      bytes = static_cast<size_t>(kib) * 1024;
+      break;
+    }
+  }
+  std::fclose(file);
+  return bytes;
+}
+
+}  // namespace
+}  // namespace aclcpu
+
+extern "C" {
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return aclcpu::MallocDevice("aclrtMalloc", devPtr, size, policy, aclcpu::Padding::kPlus32);
+}
+
+aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return aclcpu::MallocDevice("aclrtMallocAlign32", devPtr, size, policy, aclcpu::Padding::kNone);
+}
+
+// There is no device cache to keep coherent on a CPU: cached memory is plain memory.
+aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return aclcpu::MallocDevice("aclrtMallocCached", devPtr, size, policy, aclcpu::Padding::kPlus32);
+}
+
+aclError aclrtFree(void* devPtr) {
+  if (devPtr == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is null");
+  const aclError status = aclcpu::TheDeviceAllocator().Free(devPtr);
+  if (status != ACL_SUCCESS) {
+    return aclcpu::FailWith(status, "aclrtFree: devPtr %p was not returned by aclrtMalloc or is already freed",
+                            devPtr);
+  }
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMallocHost(void** hostPtr, size_t size) {
+  if (hostPtr == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: hostPtr is null");
+  if (size == 0) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size is 0; it must be greater than 0");
+  void* memory = nullptr;
+  if (posix_memalign(&memory, aclcpu::kDeviceMemoryAlignment, size) != 0) {
+    return aclcpu::FailWith(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocHost: cannot allocate %zu bytes of host memory",
+                            size);
+  }
+  aclcpu::HostAllocations& allocations = aclcpu::TheHostAllocations();
+  std::lock_guard<std::mutex> lock(allocations.mutex);
+  allocations.sizes.emplace(memory, size);
+  *hostPtr = memory;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtFreeHost(void* hostPtr) {
+  if (hostPtr == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost: hostPtr is null");
+  {
+    aclcpu::HostAllocations& allocations = aclcpu::TheHostAllocations();
+    std::lock_guard<std::mutex> lock(allocations.mutex);
+    if (allocations.sizes.erase(hostPtr) == 0) {
+      return aclcpu::FailWith(ACL_ERROR_RT_PARAM_INVALID,
+                              "aclrtFreeHost: hostPtr %p was not returned by aclrtMallocHost or is already freed",
+                              hostPtr);
+    }
+  }
+  std::free(hostPtr);
+  return ACL_SUCCESS;
+}
+
+// The emulated device's memory is the machine's RAM, whatever kind is asked
+// for (DDR/HBM, huge/normal, P2P): total is physical RAM, free is what the
+// kernel reports as available without swapping.
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
+  if (static_cast<int>(attr) < ACL_DDR_MEM || static_cast<int>(attr) > ACL_HBM_MEM_P2P_NORMAL) {
+    return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: attr (%d) is not an aclrtMemAttr value (0..9)",
+                            static_cast<int>(attr));
+  }
+  if (free == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: free is null");
+  if (total == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: total is null");
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  *total = pages > 0 && page_size > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page_size) : 0;
+  size_t available = aclcpu::MemAvailableBytes();
+  if (available == 0) {  // no /proc: fall back to free pages
+    const long free_pages = sysconf(_SC_AVPHYS_PAGES);
+    available = free_pages > 0 && page_size > 0 ? static_cast<size_t>(free_pages) * static_cast<size_t>(page_size) : 0;
+  }
+  *free = available < *total ? available : *total;
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,65 @@
+// aclcpu runtime: the service table libnnopbase and libopapi use (services.h).
+#include "runtime/services.h"
+
+#include <memory>
+
+#include "acl/acl.h"
+#include "common/error_report.h"
+#include "runtime/context.h"
+#include "runtime/device_allocator.h"
+#include "runtime/error_store.h"
+
+namespace aclcpu {
+namespace {
+
+void RecordError(const char* message) { StoreErrorMessage(message); }
+
+aclError ServiceResolveStream(aclrtStream user_stream, void** stream) {
+  if (stream == nullptr) return FailWith(ACL_ERROR_INVALID_PARAM, "resolve_stream: stream (the result) is null");
+  std::shared_ptr<Stream> found;
+  const aclError status = ResolveStream("stream", user_stream, &found);
+  if (status != ACL_SUCCESS) return status;
+  // The opaque pointer is the stream's registry key; submit() looks it up again,
+  // so a stream destroyed in between is refused instead of used after free.
+  *stream = found.get();
+  return ACL_SUCCESS;
+}
+
+aclError ServiceSubmit(void* stream, Task* task) {
+  std::unique_ptr<Task> owned(task);
+  if (owned == nullptr) return FailWith(ACL_ERROR_INVALID_PARAM, "submit: task is null");
+  std::shared_ptr<Stream> found = FindStream(stream);
+  if (found == nullptr) {
+    return FailWith(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %p is not a live stream (destroyed?)", owned->Name(),
+                    stream);
+  }
+  const char* name = owned->Name();
+  if (!found->Submit(owned.release())) {
+    return FailWith(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %p is being destroyed", name, stream);
+  }
+  return ACL_SUCCESS;
+}
+
+void* ServiceDeviceToHost(const void* address, size_t bytes, const char* what) {
+  if (address == nullptr) {
+    ReportError(ACL_ERROR_RT_PARAM_INVALID, "%s: the device address is null", what != nullptr ? what : "operand");
+    return nullptr;
+  }
+  void* host = TheDeviceAllocator().ToHost(address, bytes);
+  if (host == nullptr) {
+    ReportError(ACL_ERROR_RT_PARAM_INVALID, "%s: device address %p (%zu bytes) is not usable device memory",
+                what != nullptr ? what : "operand", address, bytes);
+  }
+  return host;
+}
+
+const RuntimeServices kServices = {
+    kRuntimeServicesAbi, &RecordError, &ServiceResolveStream, &ServiceSubmit, &ServiceDeviceToHost,
+};
+
+}  // namespace
+}  // namespace aclcpu
+
+extern "C" const aclcpu::RuntimeServices* aclcpuRuntimeServices(uint32_t abi_version) {
+  return abi_version == aclcpu::kRuntimeServicesAbi ? &aclcpu::kServices : nullptr;
+}

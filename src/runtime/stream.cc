@@ -1,0 +1,79 @@
+// aclcpu runtime: the stream's queue and worker thread.
+//
+// Tasks run one at a time in submission order, which gives CANN's in-order
+// stream semantics; completion is tracked by counting, so a synchronise call
+// waits exactly for the work submitted before it, not for later submissions.
+#include "runtime/stream.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "common/error_report.h"
+
+namespace aclcpu {
+
+Stream::Stream(const Context* context, int32_t device_id, bool is_default)
+    : context_(context), device_id_(device_id), is_default_(is_default) {}
+
+Stream::~Stream() { Shutdown(); }
+
+bool Stream::Submit(Task* task) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!stopping_) {
+      queue_.push_back(task);
+      ++submitted_;
+      // Lazily: most streams (every context's default stream) may never run work.
+      if (!worker_.joinable()) worker_ = std::thread(&Stream::WorkerLoop, this);
+      work_available_.notify_one();
+      return true;
+    }
+  }
+  delete task;
+  return false;
+}
+
+bool Stream::WaitIdle(int64_t timeout_ms) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  const uint64_t target = submitted_;
+  auto reached = [&] { return completed_ >= target; };
+  if (timeout_ms < 0) {
+    work_done_.wait(lock, reached);
+    return true;
+  }
+  return work_done_.wait_for(lock, std::chrono::milliseconds(timeout_ms), reached);
+}
+
+void Stream::Shutdown() {
+  std::lock_guard<std::mutex> shutdown_lock(shutdown_mutex_);
+  WaitIdle();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+    work_available_.notify_all();
+  }
+  if (worker_.joinable()) worker_.join();
+}
+
+void Stream::WorkerLoop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    work_available_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) return;  // stopping, and everything accepted has run
+    Task* task = queue_.front();
+    queue_.pop_front();
+    lock.unlock();
+    try {
+      task->Run();
+    } catch (...) {
+      // Task::Run must not throw; if one does, the stream survives and says so.
+      ReportError(ACL_ERROR_RT_INTERNAL_ERROR, "stream task %s threw an exception", task->Name());
+    }
+    delete task;
+    lock.lock();
+    ++completed_;
+    work_done_.notify_all();
+  }
+}
+
+}  // namespace aclcpu

@@ -1,0 +1,65 @@
+// aclcpu runtime: a stream — an in-order queue of Tasks drained by one worker
+// thread.
+#ifndef ACLCPU_RUNTIME_STREAM_H_
+#define ACLCPU_RUNTIME_STREAM_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "acl/acl_base.h"
+#include "runtime/services.h"
+
+namespace aclcpu {
+
+class Context;
+
+class Stream {
+ public:
+  // `context` is the owner, used only for identity (which device, which context).
+  Stream(const Context* context, int32_t device_id, bool is_default);
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  ~Stream();  // Shuts down if that has not happened yet.
+
+  // Queues `task` (taking ownership) and returns at once. Every task reaches the
+  // queue through here, so a later change can run tiny tasks inline when the
+  // stream is idle. Returns false (and deletes the task unrun) once the stream is
+  // shutting down.
+  bool Submit(Task* task);
+
+  // Waits until every task submitted before the call has run. timeout_ms < 0
+  // waits forever. Returns false on timeout.
+  bool WaitIdle(int64_t timeout_ms = -1);
+
+  // Waits for the queued work, then stops and joins the worker. Later submissions
+  // are refused. Must not be called from the stream's own worker.
+  void Shutdown();
+
+  const Context* context() const { return context_; }
+  int32_t device_id() const { return device_id_; }
+  bool is_default() const { return is_default_; }
+
+ private:
+  void WorkerLoop();
+
+  const Context* const context_;
+  const int32_t device_id_;
+  const bool is_default_;
+
+  std::mutex mutex_;
+  std::condition_variable work_available_;
+  std::condition_variable work_done_;
+  std::deque<Task*> queue_;
+  uint64_t submitted_ = 0;  // tasks ever accepted
+  uint64_t completed_ = 0;  // tasks run (in order, so the first `completed_` ones)
+  bool stopping_ = false;
+  std::thread worker_;  // started on the first submission
+  std::mutex shutdown_mutex_;  // serialises Shutdown callers around the join
+};
+
+}  // namespace aclcpu
+
+#endif  // ACLCPU_RUNTIME_STREAM_H_

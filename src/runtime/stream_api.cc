@@ -1,0 +1,102 @@
+// aclcpu runtime: the stream entry points (create, destroy, synchronise).
+#include <memory>
+
+#include "acl/acl.h"
+#include "runtime/context.h"
+#include "runtime/error_store.h"
+
+namespace aclcpu {
+namespace {
+
+// The flags acl_rt.h documents for aclrtCreateStreamWithConfig. Both are hints
+// about launch and synchronisation latency on an NPU; they change nothing here.
+constexpr uint32_t kKnownStreamFlags = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC;
+
+aclError CreateStreamInCurrentContext(const char* call, aclrtStream* stream) {
+  if (stream == nullptr) return FailWith(ACL_ERROR_INVALID_PARAM, "%s: stream is null", call);
+  std::shared_ptr<Context> current = CurrentContext();
+  if (current == nullptr) {
+    return FailWith(ACL_ERROR_RT_CONTEXT_NULL,
+                    "%s: the calling thread has no current context (call aclrtSetDevice or aclrtSetCurrentContext first)",
+                    call);
+  }
+  *stream = CreateStream(current).get();
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+}  // namespace aclcpu
+
+extern "C" {
+
+aclError aclrtCreateStream(aclrtStream* stream) {
+  return aclcpu::CreateStreamInCurrentContext("aclrtCreateStream", stream);
+}
+
+// Priority is accepted whatever its value: worker threads are not prioritised,
+// and refusing a value the NPU accepts would break the program for nothing.
+aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
+  (void)priority;
+  if (stream == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtCreateStreamWithConfig: stream is null");
+  if ((flag & ~aclcpu::kKnownStreamFlags) != 0) {
+    return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM,
+                            "aclrtCreateStreamWithConfig: flag (0x%x) has bits other than ACL_STREAM_FAST_LAUNCH "
+                            "(0x1) and ACL_STREAM_FAST_SYNC (0x2)",
+                            flag);
+  }
+  return aclcpu::CreateStreamInCurrentContext("aclrtCreateStreamWithConfig", stream);
+}
+
+aclError aclrtDestroyStream(aclrtStream stream) {
+  // Null would mean the default stream, which is never the caller's to destroy;
+  // CANN rejects a null handle as a parameter error.
+  if (stream == nullptr) {
+    return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM,
+                            "aclrtDestroyStream: stream is null (the default stream cannot be destroyed)");
+  }
+  std::shared_ptr<aclcpu::Stream> found = aclcpu::FindStream(stream);
+  if (found == nullptr) {
+    return aclcpu::FailWith(ACL_ERROR_RT_PARAM_INVALID, "aclrtDestroyStream: stream %p is not a live stream", stream);
+  }
+  if (found->is_default()) {
+    return aclcpu::FailWith(ACL_ERROR_RT_PARAM_INVALID,
+                            "aclrtDestroyStream: stream %p is a context's default stream, which is destroyed with "
+                            "its context",
+                            stream);
+  }
+  found = aclcpu::UnregisterStream(stream);
+  if (found == nullptr) {
+    return aclcpu::FailWith(ACL_ERROR_RT_PARAM_INVALID,
+                            "aclrtDestroyStream: stream %p was destroyed by another thread", stream);
+  }
+  found->Shutdown();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+  std::shared_ptr<aclcpu::Stream> found;
+  const aclError status = aclcpu::ResolveStream("aclrtSynchronizeStream", stream, &found);
+  if (status != ACL_SUCCESS) return status;
+  found->WaitIdle();
+  return ACL_SUCCESS;
+}
+
+// timeout: -1 waits forever, a positive value is milliseconds. 0 is taken as
+// "check once" (CANN documents only -1 and > 0); below -1 is a parameter error.
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+  if (timeout < -1) {
+    return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM,
+                            "aclrtSynchronizeStreamWithTimeout: timeout (%d) must be -1 (wait forever) or >= 0 ms",
+                            timeout);
+  }
+  std::shared_ptr<aclcpu::Stream> found;
+  const aclError status = aclcpu::ResolveStream("aclrtSynchronizeStreamWithTimeout", stream, &found);
+  if (status != ACL_SUCCESS) return status;
+  if (!found->WaitIdle(timeout)) {
+    return aclcpu::FailWith(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                            "aclrtSynchronizeStreamWithTimeout: stream %p did not finish within %d ms", stream, timeout);
+  }
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

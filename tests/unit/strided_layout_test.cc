@@ -1,0 +1,128 @@
+// The stride iterator: coalescing decisions, and that every element of every
+// operand is visited exactly once at the right offset, against a naive odometer.
+#include <algorithm>
+#include <set>
+#include <numeric>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "iter/strided_layout.h"
+
+namespace aclcpu {
+namespace {
+
+struct View {
+  std::vector<int64_t> sizes;                 // outermost first
+  std::vector<std::vector<int64_t>> strides;  // per operand, outermost first
+};
+
+StridedLayout Layout(const View& view) {
+  std::vector<const int64_t*> strides;
+  for (const auto& s : view.strides) strides.push_back(s.data());
+  return MakeStridedLayout(static_cast<int>(view.sizes.size()), view.sizes.data(),
+                           static_cast<int>(view.strides.size()), strides.data());
+}
+
+// (offset of operand 0, operand 1, operand 2) for every logical element, in any order.
+std::multiset<std::vector<int64_t>> NaiveOffsets(const View& view) {
+  std::multiset<std::vector<int64_t>> result;
+  std::vector<int64_t> index(view.sizes.size(), 0);
+  const int64_t total = std::accumulate(view.sizes.begin(), view.sizes.end(), int64_t{1}, std::multiplies<>());
+  for (int64_t n = 0; n < total; ++n) {
+    std::vector<int64_t> offsets;
+    for (const auto& s : view.strides) {
+      int64_t offset = 0;
+      for (size_t d = 0; d < index.size(); ++d) offset += index[d] * s[d];
+      offsets.push_back(offset);
+    }
+    result.insert(offsets);
+    for (size_t d = index.size(); d-- > 0;) {
+      if (++index[d] < view.sizes[d]) break;
+      index[d] = 0;
+    }
+  }
+  return result;
+}
+
+std::multiset<std::vector<int64_t>> IteratedOffsets(const View& view) {
+  std::multiset<std::vector<int64_t>> result;
+  const StridedLayout layout = Layout(view);
+  ForEachInnerRun(layout, [&](const int64_t* offsets, int64_t length, const int64_t* strides) {
+    for (int64_t i = 0; i < length; ++i) {
+      std::vector<int64_t> element;
+      for (int op = 0; op < layout.num_operands; ++op) element.push_back(offsets[op] + i * strides[op]);
+      result.insert(element);
+    }
+  });
+  return result;
+}
+
+TEST(StridedLayout, ContiguousViewsCoalesceToOneFlatRun) {
+  const View view{{2, 3, 4, 5}, {{60, 20, 5, 1}, {60, 20, 5, 1}, {60, 20, 5, 1}}};
+  const StridedLayout layout = Layout(view);
+  EXPECT_EQ(layout.rank, 1);
+  EXPECT_EQ(layout.sizes[0], 120);
+  EXPECT_TRUE(layout.IsFlatContiguous());
+}
+
+TEST(StridedLayout, ZeroDimensionalViewIsOneElement) {
+  const View view{{}, {{}, {}}};
+  const StridedLayout layout = Layout(view);
+  EXPECT_EQ(layout.rank, 0);
+  EXPECT_EQ(layout.NumElements(), 1);
+  EXPECT_EQ(IteratedOffsets(view), NaiveOffsets(view));
+}
+
+TEST(StridedLayout, SizeOneDimsAreDroppedWhateverTheirStride) {
+  const View view{{1, 4, 1, 3}, {{999, 3, 7, 1}, {0, 3, 5, 1}}};
+  const StridedLayout layout = Layout(view);
+  EXPECT_EQ(layout.rank, 1);
+  EXPECT_EQ(layout.sizes[0], 12);
+}
+
+TEST(StridedLayout, TransposedInputKeepsTwoDimsOrderedByTheOutput) {
+  // Output contiguous 4x5, input a transposed view of a 5x4 buffer.
+  const View view{{4, 5}, {{5, 1}, {1, 4}}};
+  const StridedLayout layout = Layout(view);
+  ASSERT_EQ(layout.rank, 2);
+  EXPECT_EQ(layout.strides[0][0], 1);  // innermost loop walks the output contiguously
+  EXPECT_EQ(layout.strides[1][0], 4);
+  EXPECT_EQ(IteratedOffsets(view), NaiveOffsets(view));
+}
+
+TEST(StridedLayout, SteppedSliceCoalescesIntoOneStridedRun) {
+  const View view{{3, 4}, {{4, 1}, {8, 2}}};  // input: every other element of a 24-element buffer
+  const StridedLayout layout = Layout(view);
+  EXPECT_EQ(layout.rank, 1);
+  EXPECT_EQ(layout.strides[1][0], 2);
+  EXPECT_EQ(IteratedOffsets(view), NaiveOffsets(view));
+}
+
+TEST(StridedLayout, VisitsEveryElementOnceForRandomPermutedSlicedAndBroadcastViews) {
+  std::mt19937 random(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int rank = static_cast<int>(random() % 6);
+    View view;
+    for (int d = 0; d < rank; ++d) view.sizes.push_back(1 + random() % 4);
+    for (int op = 0; op < 3; ++op) {
+      // A permuted, stepped layout, with occasional zero strides on inputs.
+      std::vector<int> order(rank);
+      std::iota(order.begin(), order.end(), 0);
+      std::shuffle(order.begin(), order.end(), random);
+      std::vector<int64_t> strides(rank);
+      int64_t stride = 1 + random() % 2;
+      for (int d : order) {
+        strides[d] = (op > 0 && random() % 5 == 0) ? 0 : stride;
+        stride *= view.sizes[d] + random() % 2;
+      }
+      view.strides.push_back(strides);
+    }
+    ASSERT_EQ(IteratedOffsets(view), NaiveOffsets(view)) << "trial " << trial;
+  }
+}
+
+}  // namespace
+}  // namespace aclcpu
