@@ -3,7 +3,7 @@
 # Usage: scripts/install_deps.sh [extra-package ...]
 set -euo pipefail
 
-packages=(g++ make cmake ninja-build libgtest-dev libgmock-dev "$@")
+packages=(g++ make cmake ninja-build libgtest-dev libgmock-dev libhwy-dev "$@")
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -15,6 +15,9 @@ namespace aclcpu {
 namespace {
 
 // Modifier bits CANN allows on top of one of the eight base policies (0..7).
+// They are accepted and change nothing in the default allocator: host memory
+// has one bandwidth class, and user-space read-only is for the device's own
+// processes, which do not exist here.
 constexpr uint32_t kPolicyModifiers =
     ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH | ACL_MEM_ACCESS_USER_SPACE_READONLY;
 constexpr uint32_t kLastBasePolicy = ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;

@@ -17,7 +17,7 @@ void RecordError(const char* message) { StoreErrorMessage(message); }
 aclError ServiceResolveStream(aclrtStream user_stream, void** stream) {
   if (stream == nullptr) return FailWith(ACL_ERROR_INVALID_PARAM, "resolve_stream: stream (the result) is null");
   std::shared_ptr<Stream> found;
-  const aclError status = ResolveStream("stream", user_stream, &found);
+  const aclError status = ResolveStream("aclnn launch", user_stream, &found);
   if (status != ACL_SUCCESS) return status;
   // The opaque pointer is the stream's registry key; submit() looks it up again,
   // so a stream destroyed in between is refused instead of used after free.

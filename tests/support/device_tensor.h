@@ -66,7 +66,8 @@ class DeviceTensor {
     if (tensor_ == nullptr) throw std::runtime_error("aclCreateTensor failed");
   }
   // Shorthand for a contiguous tensor of `shape`.
-  DeviceTensor(aclDataType dtype, std::vector<int64_t> shape) : DeviceTensor(dtype, Layout{std::move(shape)}) {}
+  DeviceTensor(aclDataType dtype, std::vector<int64_t> shape)
+      : DeviceTensor(dtype, Layout{std::move(shape), {}, 0, -1, ACL_FORMAT_ND}) {}
 
   DeviceTensor(const DeviceTensor&) = delete;
   DeviceTensor& operator=(const DeviceTensor&) = delete;

@@ -1,6 +1,6 @@
 // aclcpu: the hardsigmoid-backward kernels — pure functions of pointers, a
-// count, strides and constants. The dtype path is chosen once, in phase 1, by
-// picking a function from SelectKernel().
+// count, strides and constants. The dtype path and SIMD target are chosen once,
+// in phase 1, by picking a function here.
 #ifndef ACLCPU_OPS_HARDSIGMOID_BACKWARD_KERNEL_H_
 #define ACLCPU_OPS_HARDSIGMOID_BACKWARD_KERNEL_H_
 
@@ -15,10 +15,17 @@ namespace aclcpu {
 using HardsigmoidBackwardRunFn = void (*)(const void* grad, int64_t grad_stride, const void* self,
                                           int64_t self_stride, void* out, int64_t out_stride, int64_t count);
 
-// The kernel for inputs (grad, self), computed in `promoted` and stored as `out`.
-// grad, self and promoted are FLOAT, FLOAT16 or BF16 and out one of those or
-// DOUBLE; returns nullptr for any other combination.
-HardsigmoidBackwardRunFn SelectKernel(aclDataType grad, aclDataType self, aclDataType promoted, aclDataType out);
+// The kernel for inputs (grad, self), computed in `promoted` and stored as `out`,
+// on SIMD target `target` (a Highway target bit; see simd/targets.h). grad, self
+// and promoted are FLOAT, FLOAT16 or BF16 and out one of those or DOUBLE; returns
+// nullptr for any other combination or a target that was not compiled.
+HardsigmoidBackwardRunFn SelectKernel(aclDataType grad, aclDataType self, aclDataType promoted, aclDataType out,
+                                      int64_t target);
+
+// The scalar definition of the same path: the reference every target is tested
+// against.
+HardsigmoidBackwardRunFn SelectScalarKernel(aclDataType grad, aclDataType self, aclDataType promoted,
+                                            aclDataType out);
 
 }  // namespace aclcpu
 

@@ -11,6 +11,7 @@
 #include "common/soc.h"
 #include "meta/tensor.h"
 #include "ops/hardsigmoid_backward/check.h"
+#include "simd/targets.h"
 
 namespace aclcpu {
 namespace hardsigmoid_backward {
@@ -57,10 +58,10 @@ void LogPlan(const Plan& plan, const aclTensor* grad, const aclTensor* self, con
   for (int dim = plan.layout.rank; dim-- > 0;) sizes += (sizes.empty() ? "" : "x") + std::to_string(plan.layout.sizes[dim]);
   std::fprintf(stderr,
                "aclcpu: %s plan: gradOutput=%s self=%s out=%s compute=%s elements=%" PRId64
-               " coalesced=[%s] path=%s kernel=scalar\n",
+               " coalesced=[%s] path=%s isa=%s\n",
                kPhase2Name, DtypeName(grad->dtype), DtypeName(self->dtype), DtypeName(out->dtype),
                DtypeName(promoted), plan.layout.NumElements(), sizes.c_str(),
-               plan.layout.IsFlatContiguous() ? "contiguous" : "strided");
+               plan.layout.IsFlatContiguous() ? "contiguous" : "strided", TargetName(plan.target));
 }
 
 }  // namespace
@@ -92,7 +93,8 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
                        kPhase1Name, soc.name, soc.product);
   }
   const aclDataType promoted = PromoteFloatingTypes(grad->dtype, self->dtype);
-  plan->kernel = SelectKernel(grad->dtype, self->dtype, promoted, out->dtype);
+  plan->target = ChosenTarget();
+  plan->kernel = SelectKernel(grad->dtype, self->dtype, promoted, out->dtype, plan->target);
   if (plan->kernel == nullptr) {
     // Allowed by CANN's cast rule (e.g. COMPLEX64) but CANN has no cast kernel to
     // it either; refuse rather than write something wrong.

@@ -24,6 +24,7 @@ struct Plan {
   // Bytes from each tensor's data address to one past the last byte its view
   // touches: the device range phase 2 must be able to access.
   int64_t extent_bytes[kNumOperands] = {};
+  int64_t target = 0;  // the SIMD target the kernel was chosen for
   HardsigmoidBackwardRunFn kernel = nullptr;
   uint64_t workspace_size = 0;  // the CPU needs no device workspace
 };

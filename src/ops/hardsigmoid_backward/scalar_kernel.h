@@ -1,0 +1,74 @@
+// aclcpu: the scalar definition of hardsigmoid backward for every dtype path —
+// the reference every SIMD target is tested against, and the loop for runs no
+// vector path applies to (strided runs, vector tails).
+//
+// Numerics (the contract, bit-exact with PyTorch's hardsigmoid_backward):
+//   1. widen gradOutput and self exactly to float32;
+//   2. r = (-3 < self < 3) ? grad * (1.0f / 6.0f) : +0.0f, in float32;
+//   3. round r to the promoted dtype (what CANN's kernel writes), RNE;
+//   4. convert to out's dtype, RNE (exact when widening).
+// Why a select and not grad * mask: a NaN or infinite grad outside the window must
+// give 0, as in PyTorch; a NaN self fails both comparisons and gives 0. Why
+// 1.0f/6.0f and not 0.16666666f: PyTorch multiplies by float(1/6) and CANN's
+// current op_api passes 1.0f/6.0f; the two differ by one ulp. Why a multiply and not
+// a division by 6: both references multiply; the results differ in ~20% of inputs.
+#ifndef ACLCPU_OPS_HARDSIGMOID_BACKWARD_SCALAR_KERNEL_H_
+#define ACLCPU_OPS_HARDSIGMOID_BACKWARD_SCALAR_KERNEL_H_
+
+#include <cstdint>
+
+#include "common/float16.h"
+
+namespace aclcpu {
+namespace hardsigmoid_backward {
+
+constexpr float kOneSixth = 1.0f / 6.0f;
+constexpr float kWindow = 3.0f;  // the gradient passes for -kWindow < self < kWindow
+
+// Element types: how each is stored and how it converts to and from float32.
+struct F32 {
+  using Storage = float;
+  static float Load(Storage v) { return v; }
+  static Storage Store(float v) { return v; }
+};
+struct F16 {
+  using Storage = uint16_t;
+  static float Load(Storage v) { return HalfToFloat(v); }
+  static Storage Store(float v) { return FloatToHalf(v); }
+};
+struct Bf16 {
+  using Storage = uint16_t;
+  static float Load(Storage v) { return Bf16ToFloat(v); }
+  static Storage Store(float v) { return FloatToBf16(v); }
+};
+struct F64 {  // an output type only
+  using Storage = double;
+  static Storage Store(float v) { return static_cast<double>(v); }
+};
+
+inline float HardsigmoidGrad(float grad, float self) {
+  return (self > -kWindow && self < kWindow) ? grad * kOneSixth : 0.0f;
+}
+
+// Steps 3 and 4: round to the promoted type, then convert to out's type.
+template <typename Promoted, typename Out>
+inline typename Out::Storage ToOut(float value) {
+  return Out::Store(Promoted::Load(Promoted::Store(value)));
+}
+
+template <typename Grad, typename Self, typename Promoted, typename Out>
+void ScalarRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
+               int64_t out_stride, int64_t count) {
+  const auto* g = static_cast<const typename Grad::Storage*>(grad);
+  const auto* s = static_cast<const typename Self::Storage*>(self);
+  auto* o = static_cast<typename Out::Storage*>(out);
+  for (int64_t i = 0; i < count; ++i) {
+    o[i * out_stride] =
+        ToOut<Promoted, Out>(HardsigmoidGrad(Grad::Load(g[i * grad_stride]), Self::Load(s[i * self_stride])));
+  }
+}
+
+}  // namespace hardsigmoid_backward
+}  // namespace aclcpu
+
+#endif  // ACLCPU_OPS_HARDSIGMOID_BACKWARD_SCALAR_KERNEL_H_

@@ -1,0 +1,69 @@
+#include "simd/targets.h"
+
+#include <cstdio>
+#include <cstring>
+#include <strings.h>
+
+#include "common/env.h"
+#include "hwy/detect_targets.h"
+
+namespace aclcpu {
+namespace {
+
+struct NamedTarget {
+  int64_t target;
+  const char* name;
+};
+
+constexpr NamedTarget kTargetNames[] = {
+    {HWY_AVX3_DL, "avx512_dl"}, {HWY_AVX3, "avx512"},     {HWY_AVX2, "avx2"},         {HWY_SSE4, "sse4"},
+    {HWY_SSSE3, "ssse3"},       {HWY_SVE2_128, "sve2_128"}, {HWY_SVE_256, "sve_256"}, {HWY_SVE2, "sve2"},
+    {HWY_SVE, "sve"},           {HWY_NEON, "neon"},       {HWY_EMU128, "emu128"},     {HWY_SCALAR, "scalar"},
+};
+
+// The lowest target bit ACLCPU_MAX_ISA allows (targets with smaller bits are
+// better and excluded), or 0 when unset.
+int64_t MaxIsaCap() {
+  const char* requested = GetEnv("ACLCPU_MAX_ISA");
+  if (requested == nullptr) return 0;
+  for (const NamedTarget& named : kTargetNames) {
+    if (strcasecmp(named.name, requested) == 0) return named.target;
+  }
+  std::fprintf(stderr, "aclcpu: ignoring ACLCPU_MAX_ISA=%s: not a target name (", requested);
+  for (const NamedTarget& named : kTargetNames) std::fprintf(stderr, " %s", named.name);
+  std::fprintf(stderr, " )\n");
+  return 0;
+}
+
+}  // namespace
+
+std::vector<int64_t> AvailableTargets() {
+  std::vector<int64_t> targets;
+  const int64_t available = hwy::SupportedTargets() & HWY_TARGETS;
+  for (int bit = 0; bit < 63; ++bit) {
+    const int64_t target = int64_t{1} << bit;
+    if (available & target) targets.push_back(target);
+  }
+  return targets;
+}
+
+int64_t ChosenTarget() {
+  static const int64_t chosen = [] {
+    const int64_t cap = MaxIsaCap();
+    const std::vector<int64_t> available = AvailableTargets();
+    for (int64_t target : available) {
+      if (target >= cap) return target;
+    }
+    return available.empty() ? int64_t{0} : available.back();
+  }();
+  return chosen;
+}
+
+const char* TargetName(int64_t target) {
+  for (const NamedTarget& named : kTargetNames) {
+    if (named.target == target) return named.name;
+  }
+  return "unknown";
+}
+
+}  // namespace aclcpu

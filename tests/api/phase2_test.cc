@@ -1,0 +1,382 @@
+// Phase 2 of aclnnHardsigmoidBackward and the executor API around it: argument
+// checks, one-shot versus repeatable executors, rebinding device addresses,
+// independence from the aclTensor objects, and stream semantics.
+//
+// Results are never hard-coded: each is compared with a fresh one-shot run of
+// the same inputs (the numerics themselves are checked by the op suite).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "api_test_util.h"
+
+namespace aclcpu_api_test {
+namespace {
+
+const std::vector<int64_t> kShape = {3, 5, 7};
+
+class Phase2 : public ApiTest {
+ protected:
+  // A successful phase 1 on `operands`.
+  aclOpExecutor* Prepare(Operands& operands, uint64_t* workspace_size = nullptr) {
+    const Phase1Result result = CallPhase1(operands.grad_output.get(), operands.self.get(), operands.out.get());
+    EXPECT_EQ(result.status, ACLNN_SUCCESS) << result.message;
+    EXPECT_NE(result.executor, nullptr);
+    if (workspace_size != nullptr) *workspace_size = result.workspace_size;
+    workspace_size_ = result.workspace_size;
+    return result.executor;
+  }
+
+  // Phase 2 with a workspace of the size phase 1 asked for, then a wait.
+  aclnnStatus Launch(aclOpExecutor* executor) { return LaunchAndWait(executor, workspace_size_, stream_); }
+
+  static void FillWithSentinel(DeviceTensor& tensor) {
+    const std::vector<uint8_t> sentinel(tensor.storage_bytes(), kSentinelByte);
+    tensor.Upload(sentinel.data(), sentinel.size());
+  }
+
+  uint64_t workspace_size_ = 0;
+};
+
+// ---- argument checks ----------------------------------------------------------------
+
+TEST_F(Phase2, NullExecutorReturns161001) {
+  EXPECT_EQ(aclnnHardsigmoidBackward(nullptr, 0, nullptr, stream_), ACLNN_ERR_PARAM_NULLPTR);
+}
+
+TEST_F(Phase2, NonZeroWorkspaceSizeWithNullWorkspaceReturns161001) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  EXPECT_EQ(aclnnHardsigmoidBackward(nullptr, 64, executor, stream_), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_TRUE(AllBytesAre(operands.out.DownloadStorage(), kSentinelByte)) << "a refused launch wrote to out";
+}
+
+// ---- one-shot executors ----------------------------------------------------------------
+
+TEST_F(Phase2, OneShotExecutorProducesReferenceResult) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  const std::vector<uint8_t> expected = ReferenceStorage(operands.grad_output, operands.self, operands.out, stream_);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  EXPECT_EQ(operands.out.DownloadStorage(), expected);
+}
+
+TEST_F(Phase2, OneShotExecutorSecondLaunchReturns161002WithMessage) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  FillWithSentinel(operands.out);
+  ClearRecentErrMsgs();
+  Workspace workspace(workspace_size_);
+  EXPECT_EQ(aclnnHardsigmoidBackward(workspace.get(), workspace.size(), executor, stream_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_FALSE(TakeRecentErrMsg().empty()) << "the refused second launch came without a message";
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_TRUE(AllBytesAre(operands.out.DownloadStorage(), kSentinelByte)) << "the refused launch wrote to out";
+}
+
+// A launch reads the inputs when it runs, not when phase 1 ran.
+TEST_F(Phase2, OneShotExecutorReadsInputsAtLaunch) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  const int64_t count = aclcpu_test::NumElements(kShape);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  Upload(operands.grad_output, GradValues(count, -2.0f));
+  Upload(operands.self, SelfValues(count, 0.25f));
+  const std::vector<uint8_t> expected = ReferenceStorage(operands.grad_output, operands.self, operands.out, stream_);
+  ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  EXPECT_EQ(operands.out.DownloadStorage(), expected);
+}
+
+// Frameworks destroy their aclTensors right after phase 1 (or before phase 2
+// runs on the stream); the executor must carry everything it needs.
+TEST_F(Phase2, OneShotExecutorDoesNotDependOnTensorObjects) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  const std::vector<uint8_t> expected = ReferenceStorage(operands.grad_output, operands.self, operands.out, stream_);
+
+  // Separate aclTensor objects over the same device memory, owned by this test.
+  const int64_t storage[1] = {aclcpu_test::NumElements(kShape)};
+  auto describe = [&](const DeviceTensor& tensor) {
+    return aclCreateTensor(kShape.data(), kShape.size(), ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1,
+                           tensor.device());
+  };
+  aclTensor* grad_output = describe(operands.grad_output);
+  aclTensor* self = describe(operands.self);
+  aclTensor* out = describe(operands.out);
+  ASSERT_TRUE(grad_output != nullptr && self != nullptr && out != nullptr);
+
+  const Phase1Result result = CallPhase1(grad_output, self, out);
+  ASSERT_EQ(result.status, ACLNN_SUCCESS) << result.message;
+  EXPECT_EQ(aclDestroyTensor(grad_output), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyTensor(self), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyTensor(out), ACLNN_SUCCESS);
+  // New tensors with other shapes and addresses, likely to reuse the freed
+  // memory: an executor still reading the old objects would see these.
+  const int64_t decoy_shape[2] = {1, 1};
+  std::vector<aclTensor*> decoys;
+  for (int i = 0; i < 6; ++i) {
+    decoys.push_back(aclCreateTensor(decoy_shape, 2, ACL_INT8, nullptr, 0, ACL_FORMAT_NCHW, decoy_shape, 2, nullptr));
+  }
+
+  EXPECT_EQ(LaunchAndWait(result.executor, result.workspace_size, stream_), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  EXPECT_EQ(operands.out.DownloadStorage(), expected);
+  for (aclTensor* decoy : decoys) aclDestroyTensor(decoy);
+}
+
+// ---- repeatable executors ------------------------------------------------------------------
+
+TEST_F(Phase2, SetRepeatableRightAfterPhase1Returns0) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  EXPECT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+}
+
+TEST_F(Phase2, RepeatableExecutorRunsManyTimes) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  const std::vector<uint8_t> expected = ReferenceStorage(operands.grad_output, operands.self, operands.out, stream_);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  for (int launch = 0; launch < 4; ++launch) {
+    SCOPED_TRACE(testing::Message() << "launch " << launch);
+    FillWithSentinel(operands.out);
+    ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+    EXPECT_EQ(operands.out.DownloadStorage(), expected);
+  }
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+}
+
+TEST_F(Phase2, RepeatableExecutorReadsInputsAtEachLaunch) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  const int64_t count = aclcpu_test::NumElements(kShape);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  for (int launch = 0; launch < 3; ++launch) {
+    SCOPED_TRACE(testing::Message() << "launch " << launch);
+    Upload(operands.grad_output, GradValues(count, 1.0f + launch));
+    Upload(operands.self, SelfValues(count, 0.5f * launch));
+    const std::vector<uint8_t> expected =
+        ReferenceStorage(operands.grad_output, operands.self, operands.out, stream_);
+    ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+    EXPECT_EQ(operands.out.DownloadStorage(), expected);
+  }
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+}
+
+// Second buffers for gradOutput, self and out with other contents; each has
+// its own aclTensor, used only for reference runs.
+struct ReboundBuffers {
+  explicit ReboundBuffers(int64_t count)
+      : grad_output(ACL_FLOAT, kShape), self(ACL_FLOAT, kShape), out(ACL_FLOAT, Contiguous(kShape), kSentinelByte) {
+    Upload(grad_output, GradValues(count, -3.0f));
+    Upload(self, SelfValues(count, 1.25f));
+  }
+  DeviceTensor grad_output;
+  DeviceTensor self;
+  DeviceTensor out;
+};
+
+// All three rebound: the launch reads the new inputs, writes the new out, and
+// leaves the old out as the first launch left it.
+TEST_F(Phase2, RebindingAllAddressesRedirectsTheNextLaunch) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  ReboundBuffers rebound(aclcpu_test::NumElements(kShape));
+  const std::vector<uint8_t> rebound_expected =
+      ReferenceStorage(rebound.grad_output, rebound.self, rebound.out, stream_);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  const std::vector<uint8_t> first_out = operands.out.DownloadStorage();
+  const std::vector<uint8_t> old_grad = operands.grad_output.DownloadStorage();
+  const std::vector<uint8_t> old_self = operands.self.DownloadStorage();
+
+  EXPECT_EQ(aclSetInputTensorAddr(executor, 0, operands.grad_output.get(), rebound.grad_output.device()),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(aclSetInputTensorAddr(executor, 1, operands.self.get(), rebound.self.device()), ACLNN_SUCCESS);
+  EXPECT_EQ(aclSetOutputTensorAddr(executor, 0, operands.out.get(), rebound.out.device()), ACLNN_SUCCESS);
+  ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+
+  EXPECT_EQ(rebound.out.DownloadStorage(), rebound_expected) << "the new out does not hold the new result";
+  EXPECT_EQ(operands.out.DownloadStorage(), first_out) << "the old out was written after rebinding";
+  EXPECT_EQ(operands.grad_output.DownloadStorage(), old_grad);
+  EXPECT_EQ(operands.self.DownloadStorage(), old_self);
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+}
+
+// Index 0 is gradOutput: rebinding only it combines the new gradient with the
+// old self.
+TEST_F(Phase2, InputIndex0IsGradOutput) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  ReboundBuffers rebound(aclcpu_test::NumElements(kShape));
+  const std::vector<uint8_t> expected = ReferenceStorage(rebound.grad_output, operands.self, operands.out, stream_);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  FillWithSentinel(operands.out);
+  ASSERT_EQ(aclSetInputTensorAddr(executor, 0, operands.grad_output.get(), rebound.grad_output.device()),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  EXPECT_EQ(operands.out.DownloadStorage(), expected);
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+}
+
+// Index 1 is self: rebinding only it combines the old gradient with the new self.
+TEST_F(Phase2, InputIndex1IsSelf) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  ReboundBuffers rebound(aclcpu_test::NumElements(kShape));
+  const std::vector<uint8_t> expected = ReferenceStorage(operands.grad_output, rebound.self, operands.out, stream_);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  FillWithSentinel(operands.out);
+  ASSERT_EQ(aclSetInputTensorAddr(executor, 1, operands.self.get(), rebound.self.device()), ACLNN_SUCCESS);
+  ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  EXPECT_EQ(operands.out.DownloadStorage(), expected);
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+}
+
+TEST_F(Phase2, InputIndexOutOfRangeReturns161002) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  const std::vector<uint8_t> expected = ReferenceStorage(operands.grad_output, operands.self, operands.out, stream_);
+  ReboundBuffers rebound(aclcpu_test::NumElements(kShape));
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  EXPECT_EQ(aclSetInputTensorAddr(executor, 2, operands.self.get(), rebound.self.device()), ACLNN_ERR_PARAM_INVALID);
+  // The refused call changed nothing: the executor still runs on the old inputs.
+  ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  EXPECT_EQ(operands.out.DownloadStorage(), expected);
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+}
+
+TEST_F(Phase2, OutputIndexOutOfRangeReturns161002) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  const std::vector<uint8_t> expected = ReferenceStorage(operands.grad_output, operands.self, operands.out, stream_);
+  ReboundBuffers rebound(aclcpu_test::NumElements(kShape));
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  EXPECT_EQ(aclSetOutputTensorAddr(executor, 1, operands.out.get(), rebound.out.device()), ACLNN_ERR_PARAM_INVALID);
+  ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  EXPECT_EQ(operands.out.DownloadStorage(), expected);
+  EXPECT_TRUE(AllBytesAre(rebound.out.DownloadStorage(), kSentinelByte)) << "the refused binding took effect";
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+}
+
+TEST_F(Phase2, DestroyedExecutorIsRefused) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  ASSERT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  Workspace workspace(workspace_size_);
+  EXPECT_NE(aclnnHardsigmoidBackward(workspace.get(), workspace.size(), executor, stream_), ACLNN_SUCCESS);
+  EXPECT_NE(aclSetInputTensorAddr(executor, 0, operands.grad_output.get(), operands.grad_output.device()),
+            ACLNN_SUCCESS);
+  EXPECT_NE(aclSetOutputTensorAddr(executor, 0, operands.out.get(), operands.out.device()), ACLNN_SUCCESS);
+  EXPECT_NE(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_TRUE(AllBytesAre(operands.out.DownloadStorage(), kSentinelByte)) << "a destroyed executor wrote to out";
+}
+
+TEST_F(Phase2, NullExecutorForExecutorApiReturns561103) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  EXPECT_EQ(aclSetAclOpExecutorRepeatable(nullptr), ACLNN_ERR_INNER_NULLPTR);
+  EXPECT_EQ(aclDestroyAclOpExecutor(nullptr), ACLNN_ERR_INNER_NULLPTR);
+  EXPECT_EQ(aclSetInputTensorAddr(nullptr, 0, operands.grad_output.get(), operands.grad_output.device()),
+            ACLNN_ERR_INNER_NULLPTR);
+  EXPECT_EQ(aclSetOutputTensorAddr(nullptr, 0, operands.out.get(), operands.out.device()),
+            ACLNN_ERR_INNER_NULLPTR);
+}
+
+// ---- streams ------------------------------------------------------------------------------
+
+// Work queued on the stream after the launch sees the launch's result: the
+// launch is ordered on the stream, and synchronising waits for both.
+TEST_F(Phase2, LaunchIsOrderedBeforeLaterWorkOnTheStream) {
+  const std::vector<int64_t> shape = {64, 1024};
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, shape);
+  const std::vector<uint8_t> expected = ReferenceStorage(operands.grad_output, operands.self, operands.out, stream_);
+  DeviceTensor copy(ACL_FLOAT, Contiguous(shape), kSentinelByte);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  Workspace workspace(workspace_size_);
+  ASSERT_EQ(aclnnHardsigmoidBackward(workspace.get(), workspace.size(), executor, stream_), ACLNN_SUCCESS)
+      << TakeRecentErrMsg();
+  ASSERT_EQ(aclrtMemcpyAsync(copy.device(), copy.storage_bytes(), operands.out.device(), operands.out.storage_bytes(),
+                             ACL_MEMCPY_DEVICE_TO_DEVICE, stream_),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(copy.DownloadStorage(), expected);
+  EXPECT_EQ(operands.out.DownloadStorage(), expected);
+}
+
+// An event recorded after the launch completes only after it.
+TEST_F(Phase2, EventRecordedAfterLaunchCompletesAfterIt) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {64, 1024});
+  const std::vector<uint8_t> expected = ReferenceStorage(operands.grad_output, operands.self, operands.out, stream_);
+  aclrtEvent event = nullptr;
+  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  Workspace workspace(workspace_size_);
+  ASSERT_EQ(aclnnHardsigmoidBackward(workspace.get(), workspace.size(), executor, stream_), ACLNN_SUCCESS)
+      << TakeRecentErrMsg();
+  ASSERT_EQ(aclrtRecordEvent(event, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeEvent(event), ACL_SUCCESS);
+  EXPECT_EQ(operands.out.DownloadStorage(), expected);
+  EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
+}
+
+// The null stream is the default stream of the current device.
+TEST_F(Phase2, NullStreamRunsOnDefaultStream) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  const std::vector<uint8_t> expected = ReferenceStorage(operands.grad_output, operands.self, operands.out, stream_);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  Workspace workspace(workspace_size_);
+  ASSERT_EQ(aclnnHardsigmoidBackward(workspace.get(), workspace.size(), executor, nullptr), ACLNN_SUCCESS)
+      << TakeRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(operands.out.DownloadStorage(), expected);
+}
+
+// Launches on one stream run in order: the later launch's result is what stays.
+TEST_F(Phase2, LaunchesOnOneStreamRunInOrder) {
+  Operands first(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  Operands second(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  const int64_t count = aclcpu_test::NumElements(kShape);
+  Upload(second.grad_output, GradValues(count, 4.0f));
+  const std::vector<uint8_t> expected = ReferenceStorage(second.grad_output, second.self, second.out, stream_);
+  // Both write first.out: the second through its own description of that memory.
+  const int64_t storage[1] = {count};
+  aclTensor* shared_out = aclCreateTensor(kShape.data(), kShape.size(), ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND,
+                                          storage, 1, first.out.device());
+  ASSERT_NE(shared_out, nullptr);
+  const Phase1Result first_call = CallPhase1(first.grad_output.get(), first.self.get(), first.out.get());
+  const Phase1Result second_call = CallPhase1(second.grad_output.get(), second.self.get(), shared_out);
+  ASSERT_EQ(first_call.status, ACLNN_SUCCESS) << first_call.message;
+  ASSERT_EQ(second_call.status, ACLNN_SUCCESS) << second_call.message;
+  Workspace first_workspace(first_call.workspace_size);
+  Workspace second_workspace(second_call.workspace_size);
+  ASSERT_EQ(aclnnHardsigmoidBackward(first_workspace.get(), first_workspace.size(), first_call.executor, stream_),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnHardsigmoidBackward(second_workspace.get(), second_workspace.size(), second_call.executor, stream_),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(first.out.DownloadStorage(), expected);
+  aclDestroyTensor(shared_out);
+}
+
+}  // namespace
+}  // namespace aclcpu_api_test

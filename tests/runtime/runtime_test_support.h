@@ -1,0 +1,92 @@
+// aclcpu runtime tests: helpers to queue controllable work on streams and to
+// read the recorded error messages.
+#ifndef ACLCPU_TESTS_RUNTIME_RUNTIME_TEST_SUPPORT_H_
+#define ACLCPU_TESTS_RUNTIME_RUNTIME_TEST_SUPPORT_H_
+
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <string>
+
+#include "acl/acl.h"
+#include "runtime/services.h"
+
+namespace aclcpu_test {
+
+// A one-shot gate: Wait() blocks until Open(). Tasks wait on a gate to keep a
+// stream busy for exactly as long as a test needs.
+class Gate {
+ public:
+  void Open() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    open_ = true;
+    changed_.notify_all();
+  }
+  void Wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return open_; });
+  }
+  bool IsOpen() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return open_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool open_ = false;
+};
+
+// A stream task that runs a function; counts its destructions so tests can see
+// that the stream deleted it.
+class FunctionTask final : public aclcpu::Task {
+ public:
+  explicit FunctionTask(std::function<void()> body, int* destroyed = nullptr)
+      : body_(std::move(body)), destroyed_(destroyed) {}
+  ~FunctionTask() override {
+    if (destroyed_ != nullptr) ++*destroyed_;
+  }
+  void Run() override { body_(); }
+  const char* Name() const override { return "FunctionTask"; }
+
+ private:
+  std::function<void()> body_;
+  int* destroyed_;
+};
+
+inline const aclcpu::RuntimeServices& Services() { return *aclcpuRuntimeServices(aclcpu::kRuntimeServicesAbi); }
+
+// Queues `body` on `stream` (nullptr: the current default stream) through the
+// runtime's service table, as libnnopbase does for an operator launch.
+inline aclError Launch(aclrtStream stream, std::function<void()> body) {
+  void* resolved = nullptr;
+  const aclError status = Services().resolve_stream(stream, &resolved);
+  if (status != ACL_SUCCESS) return status;
+  return Services().submit(resolved, new FunctionTask(std::move(body)));
+}
+
+// Everything aclGetRecentErrMsg returns now ("" if nothing), clearing it.
+inline std::string TakeMessages() {
+  const char* text = aclGetRecentErrMsg();
+  return text == nullptr ? std::string() : std::string(text);
+}
+
+// Sets device 0 for the test and resets it afterwards; starts and ends with no
+// pending messages.
+class DeviceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    TakeMessages();
+  }
+  void TearDown() override {
+    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    TakeMessages();
+  }
+};
+
+}  // namespace aclcpu_test
+
+#endif  // ACLCPU_TESTS_RUNTIME_RUNTIME_TEST_SUPPORT_H_
