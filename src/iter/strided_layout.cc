@@ -80,4 +80,24 @@ StridedLayout MakeStridedLayout(int rank, const int64_t* sizes, int num_operands
   return layout;
 }
 
+StridedLayout SliceOuterDim(const StridedLayout& layout, int64_t begin, int64_t end, int64_t* base_offsets) {
+  StridedLayout part = layout;
+  if (layout.rank == 0) {
+    for (int op = 0; op < layout.num_operands; ++op) base_offsets[op] = 0;
+    return part;
+  }
+  const int outer = layout.rank - 1;
+  part.sizes[outer] = end - begin;
+  for (int op = 0; op < layout.num_operands; ++op) base_offsets[op] = begin * layout.strides[op][outer];
+  return part;
+}
+
+bool BenefitsFromTiling(const StridedLayout& layout) {
+  if (layout.rank < 2) return false;
+  for (int op = 0; op < layout.num_operands; ++op) {
+    if (std::llabs(layout.strides[op][1]) < std::llabs(layout.strides[op][0])) return true;
+  }
+  return false;
+}
+
 }  // namespace aclcpu

@@ -66,6 +66,57 @@ void ForEachInnerRun(const StridedLayout& layout, RunFn&& run) {
   }
 }
 
+// The part of `layout` whose outermost dim index lies in [begin, end): the same
+// layout with that dim shortened; base_offsets[i] receives operand i's element
+// offset of the part's first element. Splits work between threads.
+StridedLayout SliceOuterDim(const StridedLayout& layout, int64_t begin, int64_t end, int64_t* base_offsets);
+
+// True if walking the two innermost dims in square tiles beats walking dim 0
+// straight: some operand steps further along dim 0 than along dim 1 (a
+// transposed view), so straight runs would touch a new cache line per element.
+bool BenefitsFromTiling(const StridedLayout& layout);
+
+// Like ForEachInnerRun, but the two innermost dims are walked in tiles of
+// `tile` x `tile` elements (runs of at most `tile` elements along dim 0), so that
+// every operand's cache lines are reused within a tile whichever dim it is
+// contiguous in. Needs rank >= 2.
+template <typename RunFn>
+void ForEachTiledRun(const StridedLayout& layout, int64_t tile, RunFn&& run) {
+  const int num_operands = layout.num_operands;
+  int64_t outer_offsets[kMaxLayoutOperands] = {};
+  int64_t index[kMaxLayoutDims] = {};
+  int64_t inner_strides[kMaxLayoutOperands];
+  for (int op = 0; op < num_operands; ++op) inner_strides[op] = layout.strides[op][0];
+  for (;;) {
+    for (int64_t j0 = 0; j0 < layout.sizes[1]; j0 += tile) {
+      const int64_t j1 = j0 + tile < layout.sizes[1] ? j0 + tile : layout.sizes[1];
+      for (int64_t i0 = 0; i0 < layout.sizes[0]; i0 += tile) {
+        const int64_t length = i0 + tile < layout.sizes[0] ? tile : layout.sizes[0] - i0;
+        for (int64_t j = j0; j < j1; ++j) {
+          int64_t offsets[kMaxLayoutOperands];
+          for (int op = 0; op < num_operands; ++op) {
+            offsets[op] = outer_offsets[op] + i0 * layout.strides[op][0] + j * layout.strides[op][1];
+          }
+          run(offsets, length, inner_strides);
+        }
+      }
+    }
+    // Odometer over dims 2.., as in ForEachInnerRun.
+    int dim = 2;
+    for (; dim < layout.rank; ++dim) {
+      if (++index[dim] < layout.sizes[dim]) {
+        for (int op = 0; op < num_operands; ++op) outer_offsets[op] += layout.strides[op][dim];
+        break;
+      }
+      for (int op = 0; op < num_operands; ++op) {
+        outer_offsets[op] -= layout.strides[op][dim] * (layout.sizes[dim] - 1);
+      }
+      index[dim] = 0;
+    }
+    if (dim >= layout.rank) return;
+  }
+}
+
 }  // namespace aclcpu
 
 #endif  // ACLCPU_ITER_STRIDED_LAYOUT_H_

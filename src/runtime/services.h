@@ -23,11 +23,15 @@ class Task {
   virtual void Run() = 0;
   // Name reported in diagnostics (e.g. "aclnnHardsigmoidBackward", "aclrtMemcpyAsync").
   virtual const char* Name() const = 0;
+  // True for work so small that running it on the submitting thread, when the
+  // stream has nothing queued or running, costs less than waking the stream's
+  // worker. Order and synchronisation semantics are the same either way.
+  virtual bool IsTiny() const { return false; }
 };
 
 // Bumped whenever the layout or meaning of RuntimeServices changes; libraries of
 // different builds refuse each other with a clear message instead of misbehaving.
-constexpr uint32_t kRuntimeServicesAbi = 1;
+constexpr uint32_t kRuntimeServicesAbi = 2;
 
 struct RuntimeServices {
   uint32_t abi_version;

@@ -18,19 +18,32 @@ Stream::Stream(const Context* context, int32_t device_id, bool is_default)
 Stream::~Stream() { Shutdown(); }
 
 bool Stream::Submit(Task* task) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!stopping_) {
-      queue_.push_back(task);
-      ++submitted_;
-      // Lazily: most streams (every context's default stream) may never run work.
-      if (!worker_.joinable()) worker_ = std::thread(&Stream::WorkerLoop, this);
-      work_available_.notify_one();
-      return true;
-    }
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (stopping_) {
+    lock.unlock();
+    delete task;
+    return false;
   }
-  delete task;
-  return false;
+  ++submitted_;
+  if (task->IsTiny() && completed_ + 1 == submitted_) {
+    // The stream is idle: run the tiny task here rather than wake the worker.
+    // Until it finishes the worker leaves the queue alone, so later submissions
+    // still run after it, in order.
+    running_inline_ = true;
+    lock.unlock();
+    RunTask(task);
+    lock.lock();
+    running_inline_ = false;
+    ++completed_;
+    work_done_.notify_all();
+    if (!queue_.empty()) work_available_.notify_one();
+    return true;
+  }
+  queue_.push_back(task);
+  // Lazily: most streams (every context's default stream) may never run work.
+  if (!worker_.joinable()) worker_ = std::thread(&Stream::WorkerLoop, this);
+  work_available_.notify_one();
+  return true;
 }
 
 bool Stream::WaitIdle(int64_t timeout_ms) {
@@ -55,21 +68,25 @@ void Stream::Shutdown() {
   if (worker_.joinable()) worker_.join();
 }
 
+void Stream::RunTask(Task* task) {
+  try {
+    task->Run();
+  } catch (...) {
+    // Task::Run must not throw; if one does, the stream survives and says so.
+    ReportError(ACL_ERROR_RT_INTERNAL_ERROR, "stream task %s threw an exception", task->Name());
+  }
+  delete task;
+}
+
 void Stream::WorkerLoop() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    work_available_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    work_available_.wait(lock, [&] { return stopping_ || (!queue_.empty() && !running_inline_); });
     if (queue_.empty()) return;  // stopping, and everything accepted has run
     Task* task = queue_.front();
     queue_.pop_front();
     lock.unlock();
-    try {
-      task->Run();
-    } catch (...) {
-      // Task::Run must not throw; if one does, the stream survives and says so.
-      ReportError(ACL_ERROR_RT_INTERNAL_ERROR, "stream task %s threw an exception", task->Name());
-    }
-    delete task;
+    RunTask(task);
     lock.lock();
     ++completed_;
     work_done_.notify_all();

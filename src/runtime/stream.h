@@ -24,10 +24,9 @@ class Stream {
   Stream& operator=(const Stream&) = delete;
   ~Stream();  // Shuts down if that has not happened yet.
 
-  // Queues `task` (taking ownership) and returns at once. Every task reaches the
-  // queue through here, so a later change can run tiny tasks inline when the
-  // stream is idle. Returns false (and deletes the task unrun) once the stream is
-  // shutting down.
+  // Queues `task` (taking ownership) and returns at once; a tiny task (IsTiny)
+  // submitted while the stream is idle runs right here instead. Returns false
+  // (and deletes the task unrun) once the stream is shutting down.
   bool Submit(Task* task);
 
   // Waits until every task submitted before the call has run. timeout_ms < 0
@@ -44,6 +43,7 @@ class Stream {
 
  private:
   void WorkerLoop();
+  static void RunTask(Task* task);  // runs and deletes it
 
   const Context* const context_;
   const int32_t device_id_;
@@ -56,6 +56,7 @@ class Stream {
   uint64_t submitted_ = 0;  // tasks ever accepted
   uint64_t completed_ = 0;  // tasks run (in order, so the first `completed_` ones)
   bool stopping_ = false;
+  bool running_inline_ = false;  // a tiny task is running on its submitter's thread
   std::thread worker_;  // started on the first submission
   std::mutex shutdown_mutex_;  // serialises Shutdown callers around the join
 };

@@ -5,10 +5,15 @@
 #include "aclnn/opdev/op_errno.h"
 #include "common/error_report.h"
 #include "ops/hardsigmoid_backward/check.h"
+#include "parallel/thread_pool.h"
 
 namespace aclcpu {
 namespace hardsigmoid_backward {
 namespace {
+
+// Square tiles for transposed views: 32 x 32 elements keep every operand's
+// lines of a tile (at most 32 lines each) in L1 whichever dim it is contiguous in.
+constexpr int64_t kTile = 32;
 
 class Launch final : public Task {
  public:
@@ -17,16 +22,38 @@ class Launch final : public Task {
   }
 
   void Run() override {
-    ForEachInnerRun(plan_.layout, [this](const int64_t* offsets, int64_t length, const int64_t* strides) {
-      plan_.kernel(view_starts_[kGrad] + offsets[kGrad] * plan_.element_size[kGrad], strides[kGrad],
-                   view_starts_[kSelf] + offsets[kSelf] * plan_.element_size[kSelf], strides[kSelf],
-                   view_starts_[kOut] + offsets[kOut] * plan_.element_size[kOut], strides[kOut], length);
-    });
+    if (plan_.parts <= 1) {
+      RunPart(0, 1);
+      return;
+    }
+    ThreadPool::Get().Run(plan_.parts, [this](int part) { RunPart(part, plan_.parts); });
   }
 
   const char* Name() const override { return kPhase2Name; }
+  bool IsTiny() const override { return plan_.runs_inline; }
 
  private:
+  // Part `part` of `parts` equal slices of the outermost dim.
+  void RunPart(int part, int parts) const {
+    const StridedLayout& layout = plan_.layout;
+    const int64_t outer = layout.rank > 0 ? layout.sizes[layout.rank - 1] : 1;
+    int64_t base[kNumOperands];
+    const StridedLayout slice =
+        SliceOuterDim(layout, outer * part / parts, outer * (part + 1) / parts, base);
+    auto run = [&](const int64_t* offsets, int64_t length, const int64_t* strides) {
+      plan_.kernel(Element(kGrad, base[kGrad] + offsets[kGrad]), strides[kGrad],
+                   Element(kSelf, base[kSelf] + offsets[kSelf]), strides[kSelf],
+                   Element(kOut, base[kOut] + offsets[kOut]), strides[kOut], length);
+    };
+    if (plan_.tiled) {
+      ForEachTiledRun(slice, kTile, run);
+    } else {
+      ForEachInnerRun(slice, run);
+    }
+  }
+
+  char* Element(Operand op, int64_t offset) const { return view_starts_[op] + offset * plan_.element_size[op]; }
+
   const Plan plan_;
   char* view_starts_[kNumOperands];  // host address of each view's element at index 0
 };

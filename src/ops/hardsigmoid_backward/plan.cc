@@ -1,5 +1,6 @@
 #include "ops/hardsigmoid_backward/plan.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <string>
@@ -11,11 +12,20 @@
 #include "common/soc.h"
 #include "meta/tensor.h"
 #include "ops/hardsigmoid_backward/check.h"
+#include "parallel/thread_pool.h"
 #include "simd/targets.h"
 
 namespace aclcpu {
 namespace hardsigmoid_backward {
 namespace {
+
+// Below this many elements per thread, waking another thread costs more than it
+// saves (measured: a fork-join costs ~0.6-0.9 us here; two threads start to pay
+// off between 32K and 64K float32 elements).
+constexpr int64_t kMinElementsPerPart = 32768;
+// Launches up to this size run on the caller's thread when its stream is idle:
+// they take well under a microsecond, less than waking the stream's worker.
+constexpr int64_t kMaxInlineElements = 4096;
 
 // Checks that a view is well formed and computes the byte extent it reaches from
 // the tensor's data address. All arithmetic is overflow-checked: shapes come from
@@ -58,10 +68,11 @@ void LogPlan(const Plan& plan, const aclTensor* grad, const aclTensor* self, con
   for (int dim = plan.layout.rank; dim-- > 0;) sizes += (sizes.empty() ? "" : "x") + std::to_string(plan.layout.sizes[dim]);
   std::fprintf(stderr,
                "aclcpu: %s plan: gradOutput=%s self=%s out=%s compute=%s elements=%" PRId64
-               " coalesced=[%s] path=%s isa=%s\n",
+               " coalesced=[%s] path=%s isa=%s threads=%d%s\n",
                kPhase2Name, DtypeName(grad->dtype), DtypeName(self->dtype), DtypeName(out->dtype),
                DtypeName(promoted), plan.layout.NumElements(), sizes.c_str(),
-               plan.layout.IsFlatContiguous() ? "contiguous" : "strided", TargetName(plan.target));
+               plan.layout.IsFlatContiguous() ? "contiguous" : plan.tiled ? "tiled" : "strided",
+               TargetName(plan.target), plan.parts, plan.runs_inline ? " inline-when-idle" : "");
 }
 
 }  // namespace
@@ -107,6 +118,15 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
   const int64_t* strides[kNumOperands] = {out->strides.data(), grad->strides.data(), self->strides.data()};
   plan->layout = MakeStridedLayout(static_cast<int>(self->view_dims.size()), self->view_dims.data(), kNumOperands,
                                    strides);
+  const int64_t elements = plan->layout.NumElements();
+  plan->tiled = BenefitsFromTiling(plan->layout);
+  plan->runs_inline = elements <= kMaxInlineElements;
+  // Split along the outermost dim (the whole run when flat), never finer than
+  // kMinElementsPerPart per piece.
+  const int64_t outer = plan->layout.rank > 0 ? plan->layout.sizes[plan->layout.rank - 1] : 1;
+  int64_t parts = std::min<int64_t>(ThreadPool::ConfiguredThreads(), elements / kMinElementsPerPart);
+  parts = std::min(parts, outer);
+  plan->parts = parts > 1 ? static_cast<int>(parts) : 1;
   if (Verbose()) LogPlan(*plan, grad, self, out, promoted);
   return ACLNN_SUCCESS;
 }

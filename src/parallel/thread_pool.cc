@@ -1,0 +1,110 @@
+#include "parallel/thread_pool.h"
+
+#include <chrono>
+#include <cstdlib>
+
+#include "common/env.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define ACLCPU_CPU_RELAX() _mm_pause()
+#elif defined(__aarch64__)
+#define ACLCPU_CPU_RELAX() asm volatile("yield" ::: "memory")
+#else
+#define ACLCPU_CPU_RELAX() ((void)0)
+#endif
+
+namespace aclcpu {
+namespace {
+
+// How long an idle worker keeps spinning for the next job before sleeping.
+constexpr auto kSpinBeforeSleep = std::chrono::microseconds(50);
+
+int ThreadCountFromEnvironment() {
+  const char* requested = GetEnv("ACLCPU_NUM_THREADS");
+  const long count = requested != nullptr ? std::strtol(requested, nullptr, 10) : 0;
+  if (count > 0) return static_cast<int>(count < 256 ? count : 256);
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores > 0 ? static_cast<int>(cores) : 1;
+}
+
+}  // namespace
+
+int ThreadPool::ConfiguredThreads() {
+  static const int count = ThreadCountFromEnvironment();
+  return count;
+}
+
+ThreadPool& ThreadPool::Get() {
+  // Never destroyed: launches may still run on stream threads at process exit.
+  static ThreadPool* const pool = new ThreadPool(ConfiguredThreads());
+  return *pool;
+}
+
+ThreadPool::ThreadPool(int num_threads) {
+  for (int i = 1; i < num_threads; ++i) workers_.emplace_back(&ThreadPool::WorkerLoop, this, i);
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+    generation_.fetch_add(1, std::memory_order_release);
+  }
+  wake_.notify_all();
+  for (std::thread& worker : workers_) worker.join();
+}
+
+void ThreadPool::RunErased(int parts, PartFn fn, const void* context) {
+  if (parts > num_threads()) parts = num_threads();
+  std::unique_lock<std::mutex> run_lock(run_mutex_, std::try_to_lock);
+  if (parts <= 1 || !run_lock.owns_lock()) {
+    for (int i = 0; i < parts; ++i) fn(context, i);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_fn_ = fn;
+    job_context_ = context;
+    job_parts_ = parts;
+    parts_left_.store(parts - 1, std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
+  }
+  wake_.notify_all();
+  fn(context, 0);
+  // The other parts are short (a launch split in equal pieces): spin.
+  while (parts_left_.load(std::memory_order_acquire) != 0) ACLCPU_CPU_RELAX();
+}
+
+void ThreadPool::WorkerLoop(int worker_index) {
+  uint64_t seen = 0;
+  for (;;) {
+    // Spin for a while, then sleep until the generation moves.
+    const auto spin_until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+    while (generation_.load(std::memory_order_acquire) == seen) {
+      for (int i = 0; i < 64; ++i) ACLCPU_CPU_RELAX();
+      if (std::chrono::steady_clock::now() > spin_until) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+        break;
+      }
+    }
+    PartFn fn;
+    const void* context;
+    int parts;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopping_) return;
+      seen = generation_.load(std::memory_order_acquire);
+      fn = job_fn_;
+      context = job_context_;
+      parts = job_parts_;
+    }
+    if (worker_index < parts) {
+      fn(context, worker_index);
+      parts_left_.fetch_sub(1, std::memory_order_acq_rel);
+    }
+  }
+}
+
+}  // namespace aclcpu
