@@ -204,6 +204,25 @@ TEST(Layouts, LargeStridedViews) {
   });
 }
 
+TEST(Layouts, ContiguousCountsAroundThreadSplitBoundaries) {
+  // Launches are split in pieces of at least 32768 elements: counts on either
+  // side of one, two and three pieces, odd counts that leave unequal pieces, and
+  // misaligned starts. The suite also runs with ACLCPU_NUM_THREADS=3 (CTest).
+  for (const char* name : {"exhaustive_f16", "exhaustive_bf16"}) {
+    SCOPED_TRACE(name);
+    const GoldenFile golden = GoldenFile::Load(name);
+    for (size_t count : {32767u, 32768u, 65535u, 65536u, 65537u, 98303u, 98305u, 131071u}) {
+      SCOPED_TRACE(count);
+      std::vector<size_t> indices = golden.AllIndices();
+      indices.resize(count);
+      EXPECT_TRUE(RunOnGoldenContiguous(golden, indices, {static_cast<int64_t>(count)}));
+      EXPECT_TRUE(RunOnGolden(golden, indices, Strided({static_cast<int64_t>(count)}, {1}, 1),
+                              Strided({static_cast<int64_t>(count)}, {1}, 3),
+                              Strided({static_cast<int64_t>(count)}, {1}, 5)));
+    }
+  }
+}
+
 // Ranks 0 to 8, contiguous and with a reversed (fully transposed) dim order
 // plus an offset; rank 0 is a scalar with one element.
 class LayoutsByRank : public ::testing::TestWithParam<int> {};

@@ -124,5 +124,54 @@ TEST(StridedLayout, VisitsEveryElementOnceForRandomPermutedSlicedAndBroadcastVie
   }
 }
 
+std::multiset<std::vector<int64_t>> TiledOffsets(const View& view, int64_t tile) {
+  std::multiset<std::vector<int64_t>> result;
+  const StridedLayout layout = Layout(view);
+  ForEachTiledRun(layout, tile, [&](const int64_t* offsets, int64_t length, const int64_t* strides) {
+    EXPECT_LE(length, tile);
+    for (int64_t i = 0; i < length; ++i) {
+      std::vector<int64_t> element;
+      for (int op = 0; op < layout.num_operands; ++op) element.push_back(offsets[op] + i * strides[op]);
+      result.insert(element);
+    }
+  });
+  return result;
+}
+
+TEST(StridedLayout, TiledWalkOfTransposedViewVisitsEveryElementOnce) {
+  // Sizes not multiples of the tile, plus outer dims, so partial tiles and the
+  // outer odometer are both exercised.
+  const View view{{3, 37, 45}, {{37 * 45, 45, 1}, {37 * 45, 1, 37}, {1, 3 * 45, 3}}};
+  const StridedLayout layout = Layout(view);
+  ASSERT_GE(layout.rank, 2);
+  EXPECT_TRUE(BenefitsFromTiling(layout));
+  for (int64_t tile : {1, 8, 32, 64}) EXPECT_EQ(TiledOffsets(view, tile), NaiveOffsets(view)) << "tile " << tile;
+}
+
+TEST(StridedLayout, ContiguousViewsDoNotAskForTiling) {
+  EXPECT_FALSE(BenefitsFromTiling(Layout({{4, 5}, {{5, 1}, {5, 1}}})));
+  EXPECT_FALSE(BenefitsFromTiling(Layout({{4, 5}, {{10, 2}, {5, 1}}})));
+}
+
+TEST(StridedLayout, SlicesOfTheOuterDimPartitionTheElements) {
+  const View view{{7, 3, 5}, {{15, 5, 1}, {1, 7, 21}}};
+  const StridedLayout layout = Layout(view);
+  const int64_t outer = layout.sizes[layout.rank - 1];
+  std::multiset<std::vector<int64_t>> visited;
+  for (int parts : {1, 2, 3}) {
+    visited.clear();
+    for (int part = 0; part < parts; ++part) {
+      int64_t base[kMaxLayoutOperands];
+      const StridedLayout slice = SliceOuterDim(layout, outer * part / parts, outer * (part + 1) / parts, base);
+      ForEachInnerRun(slice, [&](const int64_t* offsets, int64_t length, const int64_t* strides) {
+        for (int64_t i = 0; i < length; ++i) {
+          visited.insert({base[0] + offsets[0] + i * strides[0], base[1] + offsets[1] + i * strides[1]});
+        }
+      });
+    }
+    EXPECT_EQ(visited, NaiveOffsets(view)) << parts << " parts";
+  }
+}
+
 }  // namespace
 }  // namespace aclcpu

@@ -1,0 +1,60 @@
+// The worker pool: every part runs exactly once, on distinct threads when the
+// pool is free, and everything on the caller when another job holds the pool.
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "parallel/thread_pool.h"
+
+namespace aclcpu {
+namespace {
+
+TEST(ThreadPool, RunsEveryPartExactlyOnceAndReturnsAfterAll) {
+  ThreadPool pool(3);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::atomic<int>> calls(3);
+    pool.Run(3, [&](int part) { calls[part].fetch_add(1); });
+    for (auto& count : calls) ASSERT_EQ(count.load(), 1) << "round " << round;
+  }
+}
+
+TEST(ThreadPool, PartsRunOnDistinctThreadsWithPartZeroOnTheCaller) {
+  ThreadPool pool(2);
+  std::mutex mutex;
+  std::set<std::thread::id> threads;
+  std::thread::id part_zero;
+  pool.Run(2, [&](int part) {
+    std::lock_guard<std::mutex> lock(mutex);
+    threads.insert(std::this_thread::get_id());
+    if (part == 0) part_zero = std::this_thread::get_id();
+  });
+  EXPECT_EQ(threads.size(), 2u);
+  EXPECT_EQ(part_zero, std::this_thread::get_id());
+}
+
+TEST(ThreadPool, MorePartsThanThreadsAreClampedToTheThreadCount) {
+  ThreadPool pool(2);
+  std::atomic<int> calls{0};
+  pool.Run(5, [&](int) { calls.fetch_add(1); });
+  EXPECT_EQ(calls.load(), pool.num_threads());
+}
+
+TEST(ThreadPool, ConcurrentJobsFromSeveralThreadsAllComplete) {
+  ThreadPool pool(2);
+  std::atomic<int> total{0};
+  std::vector<std::thread> callers;
+  for (int caller = 0; caller < 4; ++caller) {
+    callers.emplace_back([&] {
+      for (int i = 0; i < 100; ++i) pool.Run(2, [&](int) { total.fetch_add(1); });
+    });
+  }
+  for (std::thread& caller : callers) caller.join();
+  EXPECT_EQ(total.load(), 4 * 100 * 2);
+}
+
+}  // namespace
+}  // namespace aclcpu
