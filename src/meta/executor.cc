@@ -75,14 +75,9 @@ aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor*
   });
   if (status != ACLNN_SUCCESS || task == nullptr) return status;
 
-  void* resolved = nullptr;
-  if (Runtime().resolve_stream(stream, &resolved) != ACL_SUCCESS) {
-    return ReportError(ACLNN_ERR_RUNTIME_ERROR, "%s: the stream is not usable (see the runtime error above).",
-                       task->Name());
-  }
   const char* name = task->Name();
-  if (Runtime().submit(resolved, task.release()) != ACL_SUCCESS) {
-    return ReportError(ACLNN_ERR_RUNTIME_ERROR, "%s: could not queue the launch on the stream.", name);
+  if (Runtime().submit(stream, task.release()) != ACL_SUCCESS) {
+    return ReportError(ACLNN_ERR_RUNTIME_ERROR, "%s: could not queue the launch on the stream (see above).", name);
   }
   return ACLNN_SUCCESS;
 }

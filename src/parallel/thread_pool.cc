@@ -1,24 +1,12 @@
 #include "parallel/thread_pool.h"
 
-#include <chrono>
 #include <cstdlib>
 
 #include "common/env.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define ACLCPU_CPU_RELAX() _mm_pause()
-#elif defined(__aarch64__)
-#define ACLCPU_CPU_RELAX() asm volatile("yield" ::: "memory")
-#else
-#define ACLCPU_CPU_RELAX() ((void)0)
-#endif
+#include "common/spin_wait.h"
 
 namespace aclcpu {
 namespace {
-
-// How long an idle worker keeps spinning for the next job before sleeping.
-constexpr auto kSpinBeforeSleep = std::chrono::microseconds(50);
 
 int ThreadCountFromEnvironment() {
   const char* requested = GetEnv("ACLCPU_NUM_THREADS");
@@ -73,21 +61,17 @@ void ThreadPool::RunErased(int parts, PartFn fn, const void* context) {
   wake_.notify_all();
   fn(context, 0);
   // The other parts are short (a launch split in equal pieces): spin.
-  while (parts_left_.load(std::memory_order_acquire) != 0) ACLCPU_CPU_RELAX();
+  while (parts_left_.load(std::memory_order_acquire) != 0) CpuRelax();
 }
 
 void ThreadPool::WorkerLoop(int worker_index) {
   uint64_t seen = 0;
   for (;;) {
     // Spin for a while, then sleep until the generation moves.
-    const auto spin_until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
-    while (generation_.load(std::memory_order_acquire) == seen) {
-      for (int i = 0; i < 64; ++i) ACLCPU_CPU_RELAX();
-      if (std::chrono::steady_clock::now() > spin_until) {
-        std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
-        break;
-      }
+    const auto job_published = [&] { return generation_.load(std::memory_order_acquire) != seen; };
+    if (!SpinUntil(job_published)) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, job_published);
     }
     PartFn fn;
     const void* context;

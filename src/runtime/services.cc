@@ -17,25 +17,23 @@ void RecordError(const char* message) { StoreErrorMessage(message); }
 aclError ServiceResolveStream(aclrtStream user_stream, void** stream) {
   if (stream == nullptr) return FailWith(ACL_ERROR_INVALID_PARAM, "resolve_stream: stream (the result) is null");
   std::shared_ptr<Stream> found;
-  const aclError status = ResolveStream("aclnn launch", user_stream, &found);
+  const aclError status = ResolveStream("stream", user_stream, &found);
   if (status != ACL_SUCCESS) return status;
-  // The opaque pointer is the stream's registry key; submit() looks it up again,
-  // so a stream destroyed in between is refused instead of used after free.
-  *stream = found.get();
+  *stream = found.get();  // a stream's handle is its address
   return ACL_SUCCESS;
 }
 
-aclError ServiceSubmit(void* stream, Task* task) {
+// One registry lookup per launch: the handle is resolved and the stream kept
+// alive (shared) while the task is queued.
+aclError ServiceSubmit(aclrtStream user_stream, Task* task) {
   std::unique_ptr<Task> owned(task);
   if (owned == nullptr) return FailWith(ACL_ERROR_INVALID_PARAM, "submit: task is null");
-  std::shared_ptr<Stream> found = FindStream(stream);
-  if (found == nullptr) {
-    return FailWith(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %p is not a live stream (destroyed?)", owned->Name(),
-                    stream);
-  }
+  std::shared_ptr<Stream> stream;
+  const aclError status = ResolveStream(owned->Name(), user_stream, &stream);
+  if (status != ACL_SUCCESS) return status;
   const char* name = owned->Name();
-  if (!found->Submit(owned.release())) {
-    return FailWith(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %p is being destroyed", name, stream);
+  if (!stream->Submit(owned.release())) {
+    return FailWith(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %p is being destroyed", name, user_stream);
   }
   return ACL_SUCCESS;
 }

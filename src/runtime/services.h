@@ -31,7 +31,7 @@ class Task {
 
 // Bumped whenever the layout or meaning of RuntimeServices changes; libraries of
 // different builds refuse each other with a clear message instead of misbehaving.
-constexpr uint32_t kRuntimeServicesAbi = 2;
+constexpr uint32_t kRuntimeServicesAbi = 3;
 
 struct RuntimeServices {
   uint32_t abi_version;
@@ -41,13 +41,15 @@ struct RuntimeServices {
   void (*record_error)(const char* message);
 
   // Resolves a user stream handle: nullptr means the current context's default
-  // stream. On success stores an opaque stream pointer for submit() and returns
-  // ACL_SUCCESS; otherwise returns an ACL runtime error and records a message.
+  // stream. On success stores the stream's handle and returns ACL_SUCCESS;
+  // otherwise returns an ACL runtime error and records a message.
   aclError (*resolve_stream)(aclrtStream user_stream, void** stream);
 
-  // Queues `task` on a stream from resolve_stream(), taking ownership (also on
-  // failure, when the task is deleted unrun). Returns at once.
-  aclError (*submit)(void* stream, Task* task);
+  // Queues `task` on the stream `user_stream` names (nullptr: the current
+  // context's default stream), taking ownership (also on failure, when the task
+  // is deleted unrun), and returns at once. On failure returns an ACL runtime
+  // error after recording a message (no context, unknown or dying stream).
+  aclError (*submit)(aclrtStream user_stream, Task* task);
 
   // Translates the device address range [address, address + bytes) to the host
   // address the runtime and kernels read and write. Returns nullptr (and records

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "common/error_report.h"
+#include "common/spin_wait.h"
 
 namespace aclcpu {
 
@@ -40,6 +41,7 @@ bool Stream::Submit(Task* task) {
     return true;
   }
   queue_.push_back(task);
+  queued_.store(queue_.size(), std::memory_order_release);
   // Lazily: most streams (every context's default stream) may never run work.
   if (!worker_.joinable()) worker_ = std::thread(&Stream::WorkerLoop, this);
   work_available_.notify_one();
@@ -49,7 +51,11 @@ bool Stream::Submit(Task* task) {
 bool Stream::WaitIdle(int64_t timeout_ms) {
   std::unique_lock<std::mutex> lock(mutex_);
   const uint64_t target = submitted_;
-  auto reached = [&] { return completed_ >= target; };
+  auto reached = [&] { return completed_.load(std::memory_order_acquire) >= target; };
+  if (reached()) return true;
+  lock.unlock();
+  if (SpinUntil(reached)) return true;
+  lock.lock();
   if (timeout_ms < 0) {
     work_done_.wait(lock, reached);
     return true;
@@ -81,10 +87,17 @@ void Stream::RunTask(Task* task) {
 void Stream::WorkerLoop() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
+    if (queue_.empty() && !stopping_) {
+      // Work often comes in bursts: poll for the next task before sleeping.
+      lock.unlock();
+      SpinUntil([&] { return queued_.load(std::memory_order_acquire) != 0; });
+      lock.lock();
+    }
     work_available_.wait(lock, [&] { return stopping_ || (!queue_.empty() && !running_inline_); });
     if (queue_.empty()) return;  // stopping, and everything accepted has run
     Task* task = queue_.front();
     queue_.pop_front();
+    queued_.store(queue_.size(), std::memory_order_release);
     lock.unlock();
     RunTask(task);
     lock.lock();

@@ -3,6 +3,7 @@
 #ifndef ACLCPU_RUNTIME_STREAM_H_
 #define ACLCPU_RUNTIME_STREAM_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -53,8 +54,10 @@ class Stream {
   std::condition_variable work_available_;
   std::condition_variable work_done_;
   std::deque<Task*> queue_;
-  uint64_t submitted_ = 0;  // tasks ever accepted
-  uint64_t completed_ = 0;  // tasks run (in order, so the first `completed_` ones)
+  // Written under mutex_; atomic so that waiters can poll them without it.
+  std::atomic<uint64_t> queued_{0};     // queue_.size()
+  uint64_t submitted_ = 0;               // tasks ever accepted
+  std::atomic<uint64_t> completed_{0};  // tasks run (in order, so the first `completed_` ones)
   bool stopping_ = false;
   bool running_inline_ = false;  // a tiny task is running on its submitter's thread
   std::thread worker_;  // started on the first submission

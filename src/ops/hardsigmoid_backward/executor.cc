@@ -14,6 +14,7 @@ namespace {
 // Square tiles for transposed views: 32 x 32 elements keep every operand's
 // lines of a tile (at most 32 lines each) in L1 whichever dim it is contiguous in.
 constexpr int64_t kTile = 32;
+constexpr int64_t kNoBase[kNumOperands] = {};
 
 class Launch final : public Task {
  public:
@@ -23,7 +24,7 @@ class Launch final : public Task {
 
   void Run() override {
     if (plan_.parts <= 1) {
-      RunPart(0, 1);
+      RunSlice(plan_.layout, kNoBase);
       return;
     }
     ThreadPool::Get().Run(plan_.parts, [this](int part) { RunPart(part, plan_.parts); });
@@ -38,8 +39,11 @@ class Launch final : public Task {
     const StridedLayout& layout = plan_.layout;
     const int64_t outer = layout.rank > 0 ? layout.sizes[layout.rank - 1] : 1;
     int64_t base[kNumOperands];
-    const StridedLayout slice =
-        SliceOuterDim(layout, outer * part / parts, outer * (part + 1) / parts, base);
+    RunSlice(SliceOuterDim(layout, outer * part / parts, outer * (part + 1) / parts, base), base);
+  }
+
+  // Runs the elements of `slice`, whose operand i starts base[i] elements into its view.
+  void RunSlice(const StridedLayout& slice, const int64_t* base) const {
     auto run = [&](const int64_t* offsets, int64_t length, const int64_t* strides) {
       plan_.kernel(Element(kGrad, base[kGrad] + offsets[kGrad]), strides[kGrad],
                    Element(kSelf, base[kSelf] + offsets[kSelf]), strides[kSelf],
