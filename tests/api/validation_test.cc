@@ -444,5 +444,79 @@ TEST_F(Phase1, ZeroDimTensorIsOneElementNotEmpty) {
   EXPECT_EQ(written, expected);
 }
 
+// ---- 8. view geometry (beyond CANN's list: CANN documents dims, strides and
+// offsets as non-negative and the storage as what the data address points to) --
+
+// A view described directly with aclCreateTensor over a small real buffer: the
+// geometry checks must refuse it before anything is read or written.
+class RawView {
+ public:
+  RawView(std::vector<int64_t> dims, std::vector<int64_t> strides, int64_t offset, std::vector<int64_t> storage) {
+    EXPECT_EQ(aclrtMalloc(&memory_, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    tensor_ = aclCreateTensor(dims.data(), dims.size(), ACL_FLOAT, strides.data(), offset, ACL_FORMAT_ND,
+                              storage.data(), storage.size(), memory_);
+  }
+  RawView(const RawView&) = delete;
+  RawView& operator=(const RawView&) = delete;
+  ~RawView() {
+    aclDestroyTensor(tensor_);
+    aclrtFree(memory_);
+  }
+  aclTensor* get() const { return tensor_; }
+
+ private:
+  void* memory_ = nullptr;
+  aclTensor* tensor_ = nullptr;
+};
+
+TEST_F(Phase1, ViewReachingBeyondItsStorageShapeReturns161002NamingIt) {
+  // {2,3} contiguous needs 6 elements; offset 1 makes it reach element 6 of 6.
+  DeviceTensor::Layout beyond = Contiguous({2, 3});
+  beyond.offset = 1;
+  beyond.storage_elements = 6;
+  Operands operands(ACL_FLOAT, Contiguous({2, 3}), ACL_FLOAT, beyond, ACL_FLOAT, Contiguous({2, 3}));
+  ExpectRejected(CallPhase1(operands.grad_output.get(), operands.self.get(), operands.out.get()),
+                 ACLNN_ERR_PARAM_INVALID, {"self"}, &operands.out);
+}
+
+TEST_F(Phase1, OutViewReachingBeyondItsStorageShapeReturns161002NamingIt) {
+  DeviceTensor::Layout beyond = Contiguous({2, 3});
+  beyond.strides = {4, 1};  // reaches element 6 of a 6-element storage
+  beyond.storage_elements = 6;
+  Operands with_bad_out(ACL_FLOAT, Contiguous({2, 3}), ACL_FLOAT, Contiguous({2, 3}), ACL_FLOAT, beyond);
+  ExpectRejected(CallPhase1(with_bad_out.grad_output.get(), with_bad_out.self.get(), with_bad_out.out.get()),
+                 ACLNN_ERR_PARAM_INVALID, {"out"}, &with_bad_out.out);
+}
+
+TEST_F(Phase1, ViewFillingItsStorageExactlyIsAccepted) {
+  DeviceTensor::Layout exact = Contiguous({2, 3});
+  exact.offset = 2;
+  exact.storage_elements = 8;
+  Operands operands(ACL_FLOAT, exact, ACL_FLOAT, exact, ACL_FLOAT, exact);
+  ExpectAcceptedAndRunnable(operands);
+}
+
+TEST_F(Phase1, NegativeDimReturns161002) {
+  RawView grad({-2, 3}, {3, 1}, 0, {6}), self({-2, 3}, {3, 1}, 0, {6}), out({-2, 3}, {3, 1}, 0, {6});
+  ExpectRejected(CallPhase1(grad.get(), self.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}, nullptr);
+}
+
+TEST_F(Phase1, NegativeStrideReturns161002NamingTheTensor) {
+  RawView grad({2, 3}, {3, 1}, 0, {6}), self({2, 3}, {-3, 1}, 3, {6}), out({2, 3}, {3, 1}, 0, {6});
+  ExpectRejected(CallPhase1(grad.get(), self.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}, nullptr);
+}
+
+TEST_F(Phase1, NegativeOffsetReturns161002NamingTheTensor) {
+  RawView grad({2, 3}, {3, 1}, -1, {6}), self({2, 3}, {3, 1}, 0, {6}), out({2, 3}, {3, 1}, 0, {6});
+  ExpectRejected(CallPhase1(grad.get(), self.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"gradOutput"}, nullptr);
+}
+
+TEST_F(Phase1, ViewExtentOverflowing64BitsReturns161002) {
+  const int64_t huge = int64_t{1} << 40;
+  RawView grad({huge, huge}, {huge, 1}, 0, {}), self({huge, huge}, {huge, 1}, 0, {}),
+      out({huge, huge}, {huge, 1}, 0, {});
+  ExpectRejected(CallPhase1(grad.get(), self.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}, nullptr);
+}
+
 }  // namespace
 }  // namespace aclcpu_api_test

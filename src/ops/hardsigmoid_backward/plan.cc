@@ -27,9 +27,10 @@ constexpr int64_t kMinElementsPerPart = 32768;
 // they take well under a microsecond, less than waking the stream's worker.
 constexpr int64_t kMaxInlineElements = 4096;
 
-// Checks that a view is well formed and computes the byte extent it reaches from
-// the tensor's data address. All arithmetic is overflow-checked: shapes come from
-// the caller and may be absurd.
+// Checks that a view is well formed — non-negative dims, strides and offset, an
+// extent that fits in 64 bits, inside its storage shape — and computes the byte
+// extent it reaches from the tensor's data address. All arithmetic is
+// overflow-checked: shapes come from the caller and may be absurd.
 aclnnStatus MeasureView(const aclTensor* tensor, const char* name, bool* empty, int64_t* offset_bytes,
                         int64_t* extent_bytes) {
   const int64_t element_size = static_cast<int64_t>(DtypeSize(tensor->dtype));
@@ -52,6 +53,24 @@ aclnnStatus MeasureView(const aclTensor* tensor, const char* name, bool* empty, 
                      __builtin_add_overflow(last_index, step, &last_index))) {
       return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the extent of %s's view does not fit in 64 bits.",
                          kPhase1Name, name);
+    }
+  }
+  // The view must lie inside the storage shape given to aclCreateTensor (when one
+  // was given): CANN documents the storage as what the data address points to, so
+  // reading or writing beyond it touches someone else's memory.
+  if (!*empty && !tensor->storage_dims.empty()) {
+    int64_t storage_elements = 1;
+    for (const int64_t dim : tensor->storage_dims) {
+      if (dim < 0 || __builtin_mul_overflow(storage_elements, dim, &storage_elements)) {
+        return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has an invalid storage shape (negative or overflowing).",
+                           kPhase1Name, name);
+      }
+    }
+    if (last_index >= storage_elements) {
+      return ReportError(ACLNN_ERR_PARAM_INVALID,
+                         "%s: %s's view (offset %" PRId64 ") reaches element %" PRId64
+                         " of its storage, but its storage shape holds %" PRId64 " elements.",
+                         kPhase1Name, name, tensor->offset, last_index, storage_elements);
     }
   }
   if (__builtin_mul_overflow(last_index + 1, element_size, extent_bytes) ||
