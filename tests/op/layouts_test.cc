@@ -223,6 +223,19 @@ TEST(Layouts, ContiguousCountsAroundThreadSplitBoundaries) {
   }
 }
 
+TEST(Layouts, HugeContiguousFloatOutputTakesTheNonTemporalStorePath) {
+  // 4.5M float32 elements (54 MiB over the three tensors) is past the size at
+  // which launches switch to non-temporal stores; golden elements repeat to fill it.
+  const GoldenFile golden = GoldenFile::Load("grad_f32_self_f32_out_f32");
+  const std::vector<size_t> all = golden.AllIndices();
+  std::vector<size_t> indices(4500001);
+  for (size_t i = 0; i < indices.size(); ++i) indices[i] = all[(i * 7919) % all.size()];
+  const int64_t count = static_cast<int64_t>(indices.size());
+  EXPECT_TRUE(RunOnGoldenContiguous(golden, indices, {count}));
+  EXPECT_TRUE(RunOnGolden(golden, indices, Strided({count}, {1}, 1), Strided({count}, {1}, 2),
+                          Strided({count}, {1}, 3)));
+}
+
 // Ranks 0 to 8, contiguous and with a reversed (fully transposed) dim order
 // plus an offset; rank 0 is a scalar with one element.
 class LayoutsByRank : public ::testing::TestWithParam<int> {};

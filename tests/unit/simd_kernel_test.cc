@@ -116,6 +116,36 @@ TEST_P(SimdKernel, StridedRunsMatchScalar) {
 
 INSTANTIATE_TEST_SUITE_P(EveryTargetAndDtypePath, SimdKernel, ::testing::ValuesIn(AllPaths()), CaseName);
 
+// The non-temporal-store variants (float32 outputs) against the scalar
+// reference: lengths around lane boundaries and every misalignment of out
+// relative to the vector size, so the aligning head, the body and the tail run.
+TEST(SimdStreamingKernel, MatchesScalarForEveryTargetInputPathLengthAndMisalignment) {
+  for (int64_t target : AvailableTargets()) {
+    for (aclDataType grad : kInputTypes) {
+      for (aclDataType self : kInputTypes) {
+        const aclDataType promoted = PromoteFloatingTypes(grad, self);
+        const HardsigmoidBackwardRunFn streaming = SelectStreamingKernel(grad, self, promoted, ACL_FLOAT, target);
+        ASSERT_NE(streaming, nullptr) << TargetName(target);
+        EXPECT_EQ(SelectStreamingKernel(grad, self, promoted, ACL_FLOAT16, target), nullptr);
+        const HardsigmoidBackwardRunFn scalar = SelectScalarKernel(grad, self, promoted, ACL_FLOAT);
+        for (int64_t misalign = 0; misalign < 17; ++misalign) {
+          for (int64_t count : {0, 1, 15, 16, 17, 63, 64, 65, 1000}) {
+            const size_t extent = static_cast<size_t>(misalign + count);
+            const std::vector<uint8_t> g = TestValues(grad, extent, 11), s = TestValues(self, extent, 12);
+            std::vector<float> expected(extent + 1, -1.0f), actual(extent + 1, -1.0f);
+            const size_t g_off = DtypeSize(grad) * misalign, s_off = DtypeSize(self) * misalign;
+            scalar(g.data() + g_off, 1, s.data() + s_off, 1, expected.data() + misalign, 1, count);
+            streaming(g.data() + g_off, 1, s.data() + s_off, 1, actual.data() + misalign, 1, count);
+            ASSERT_EQ(std::memcmp(actual.data(), expected.data(), actual.size() * sizeof(float)), 0)
+                << TargetName(target) << " " << DtypeName(grad) << " " << DtypeName(self) << " count " << count
+                << " misalign " << misalign;
+          }
+        }
+      }
+    }
+  }
+}
+
 // In place: out is gradOutput's own buffer (same dtype, same layout), as a
 // framework's in-place backward does. Every target, every path where that is possible.
 TEST(SimdKernelInPlace, OutAliasingGradOutputMatchesOutOfPlace) {

@@ -52,4 +52,10 @@ HardsigmoidBackwardRunFn SelectKernel(aclDataType grad, aclDataType self, aclDat
   return selector != nullptr ? selector(grad, self, promoted, out) : nullptr;
 }
 
+HardsigmoidBackwardRunFn SelectStreamingKernel(aclDataType grad, aclDataType self, aclDataType promoted,
+                                               aclDataType out, int64_t target) {
+  const auto selector = ForTarget(hardsigmoid_backward::kStreamingKernelSelectors, target);
+  return selector != nullptr ? selector(grad, self, promoted, out) : nullptr;
+}
+
 }  // namespace aclcpu

@@ -22,6 +22,11 @@ using HardsigmoidBackwardRunFn = void (*)(const void* grad, int64_t grad_stride,
 HardsigmoidBackwardRunFn SelectKernel(aclDataType grad, aclDataType self, aclDataType promoted, aclDataType out,
                                       int64_t target);
 
+// The same with non-temporal stores for outputs far larger than the last-level
+// cache; nullptr for paths that have no such variant (outputs other than FLOAT).
+HardsigmoidBackwardRunFn SelectStreamingKernel(aclDataType grad, aclDataType self, aclDataType promoted,
+                                               aclDataType out, int64_t target);
+
 // The scalar definition of the same path: the reference every target is tested
 // against.
 HardsigmoidBackwardRunFn SelectScalarKernel(aclDataType grad, aclDataType self, aclDataType promoted,

@@ -25,6 +25,7 @@ struct Plan {
   // touches: the device range phase 2 must be able to access.
   int64_t extent_bytes[kNumOperands] = {};
   int64_t target = 0;  // the SIMD target the kernel was chosen for
+  bool streaming = false;  // the kernel uses non-temporal stores (huge contiguous outputs)
   bool tiled = false;  // walk the two innermost dims in tiles (transposed views)
   int parts = 1;       // pieces the launch is split into, one per thread
   bool runs_inline = false;  // small enough to run on the launching thread when the stream is idle

@@ -11,6 +11,7 @@
 
 #include <type_traits>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "ops/hardsigmoid_backward/kernel.h"
 #include "ops/hardsigmoid_backward/scalar_kernel.h"
@@ -77,6 +78,17 @@ HWY_INLINE hn::Vec<DF> RoundToPromoted(DF df, hn::Vec<DF> v) {
   }
 }
 
+// One vector of results, in float32 lanes, already rounded to the promoted type.
+template <class Grad, class Self, class Promoted, class Out, class DF>
+HWY_INLINE hn::Vec<DF> ComputeVector(DF df, const typename Grad::Storage* g, const typename Self::Storage* s) {
+  const auto grad_f32 = VectorIo<Grad>::Load(df, g);
+  const auto self_f32 = VectorIo<Self>::Load(df, s);
+  // Ordered compares: a NaN self is outside the window.
+  const auto inside = hn::And(hn::Gt(self_f32, hn::Set(df, -kWindow)), hn::Lt(self_f32, hn::Set(df, kWindow)));
+  const auto result = hn::IfThenElseZero(inside, hn::Mul(grad_f32, hn::Set(df, kOneSixth)));
+  return RoundToPromoted<Promoted, Out>(df, result);
+}
+
 template <class Grad, class Self, class Promoted, class Out>
 void VectorRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
                int64_t out_stride, int64_t count) {
@@ -93,18 +105,43 @@ void VectorRun(const void* grad, int64_t grad_stride, const void* self, int64_t 
   const auto* g = static_cast<const typename Grad::Storage*>(grad);
   const auto* s = static_cast<const typename Self::Storage*>(self);
   auto* o = static_cast<typename Out::Storage*>(out);
-  const auto lower = hn::Set(df, -kWindow);
-  const auto upper = hn::Set(df, kWindow);
-  const auto one_sixth = hn::Set(df, kOneSixth);
   int64_t i = 0;
   for (; i + lanes <= count; i += lanes) {
-    const auto grad_f32 = VectorIo<Grad>::Load(df, g + i);
-    const auto self_f32 = VectorIo<Self>::Load(df, s + i);
-    const auto inside = hn::And(hn::Gt(self_f32, lower), hn::Lt(self_f32, upper));
-    const auto result = hn::IfThenElseZero(inside, hn::Mul(grad_f32, one_sixth));
-    VectorIo<Out>::Store(df, RoundToPromoted<Promoted, Out>(df, result), o + i);
+    VectorIo<Out>::Store(df, ComputeVector<Grad, Self, Promoted, Out>(df, g + i, s + i), o + i);
   }
   ScalarRun<Grad, Self, Promoted, Out>(g + i, 1, s + i, 1, o + i, 1, count - i);
+}
+
+// The same for float32 outputs far larger than the last-level cache, with
+// non-temporal stores: they skip reading each output line before overwriting it
+// (a third of the DRAM traffic) and keep the inputs' lines in cache. Stores need
+// vector-aligned addresses, so the first elements up to alignment go through the
+// scalar path.
+template <class Grad, class Self, class Promoted>
+void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
+                  int64_t out_stride, int64_t count) {
+  if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
+    ScalarRun<Grad, Self, Promoted, F32>(grad, grad_stride, self, self_stride, out, out_stride, count);
+    return;
+  }
+  const hn::ScalableTag<float> df;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  const auto* g = static_cast<const typename Grad::Storage*>(grad);
+  const auto* s = static_cast<const typename Self::Storage*>(self);
+  auto* o = static_cast<float*>(out);
+  const uintptr_t vector_bytes = static_cast<uintptr_t>(lanes) * sizeof(float);
+  const uintptr_t misalignment = reinterpret_cast<uintptr_t>(o) % vector_bytes;
+  int64_t head = misalignment == 0 ? 0 : static_cast<int64_t>((vector_bytes - misalignment) / sizeof(float));
+  if (misalignment % sizeof(float) != 0 || head > count) head = count;  // cannot align: all scalar
+  ScalarRun<Grad, Self, Promoted, F32>(g, 1, s, 1, o, 1, head);
+  int64_t i = head;
+  for (; i + lanes <= count; i += lanes) {
+    hn::Stream(ComputeVector<Grad, Self, Promoted, F32>(df, g + i, s + i), df, o + i);
+  }
+  ScalarRun<Grad, Self, Promoted, F32>(g + i, 1, s + i, 1, o + i, 1, count - i);
+  // Non-temporal stores are weakly ordered: make them visible before the
+  // launch is reported complete.
+  hwy::FlushStream();
 }
 
 template <typename Pick>
@@ -134,6 +171,18 @@ HardsigmoidBackwardRunFn SelectVectorKernel(aclDataType grad, aclDataType self, 
   });
 }
 
+HardsigmoidBackwardRunFn SelectStreamingKernel(aclDataType grad, aclDataType self, aclDataType promoted,
+                                               aclDataType out) {
+  if (out != ACL_FLOAT) return nullptr;  // float32 outputs only (see StreamingRun)
+  return WithComputeType(grad, [&](auto g) {
+    return WithComputeType(self, [&](auto s) {
+      return WithComputeType(promoted, [&](auto p) -> HardsigmoidBackwardRunFn {
+        return &StreamingRun<decltype(g), decltype(s), decltype(p)>;
+      });
+    });
+  });
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace hardsigmoid_backward
 }  // namespace aclcpu
@@ -151,6 +200,8 @@ namespace hardsigmoid_backward {
 // tests), so the table is ours.
 const TargetTable<VectorKernelSelector> kVectorKernelSelectors = {
     ACLCPU_FOR_EACH_COMPILED_TARGET(SelectVectorKernel)};
+const TargetTable<VectorKernelSelector> kStreamingKernelSelectors = {
+    ACLCPU_FOR_EACH_COMPILED_TARGET(SelectStreamingKernel)};
 
 }  // namespace hardsigmoid_backward
 }  // namespace aclcpu

@@ -13,6 +13,9 @@ using VectorKernelSelector = HardsigmoidBackwardRunFn (*)(aclDataType grad, aclD
                                                           aclDataType out);
 
 extern const TargetTable<VectorKernelSelector> kVectorKernelSelectors;
+// Variants with non-temporal stores, for outputs far beyond the last-level cache
+// (float32 outputs only; nullptr for other paths).
+extern const TargetTable<VectorKernelSelector> kStreamingKernelSelectors;
 
 }  // namespace hardsigmoid_backward
 }  // namespace aclcpu
