@@ -3,11 +3,15 @@
 // aclCreateTensor validates only what it must to build the object (CANN does the
 // same): shapes, strides and offsets are judged by the operator in phase 1, where
 // the status and message can name the operator's argument.
+#include <cstdint>
+#include <deque>
+#include <mutex>
 #include <new>
 
 #include "aclnn/opdev/op_errno.h"
 #include "common/error_report.h"
 #include "meta/tensor.h"
+#include "runtime/strict.h"
 
 namespace aclcpu {
 
@@ -16,12 +20,45 @@ std::vector<int64_t> ContiguousStrides(const int64_t* dims, uint64_t count) {
   int64_t stride = 1;
   for (uint64_t i = count; i-- > 0;) {
     strides[i] = stride;
-    stride *= dims[i] > 0 ? dims[i] : 1;
+    // Absurd dims would overflow the product: saturate instead, so the stride
+    // stays defined and phase 1 refuses the view (its extent cannot fit).
+    if (__builtin_mul_overflow(stride, dims[i] > 0 ? dims[i] : 1, &stride)) stride = INT64_MAX;
   }
   return strides;
 }
 
 namespace {
+
+// Strict mode: destroyed tensors, oldest first, marked dead but not freed yet,
+// so that a later use finds kDeadMagic rather than recycled memory.
+class TensorQuarantine {
+ public:
+  static TensorQuarantine& Get() {
+    static TensorQuarantine* const quarantine = new TensorQuarantine;  // never destroyed: used at exit
+    return *quarantine;
+  }
+
+  // Returns false (changing nothing) if the tensor is already dead.
+  bool Retire(aclTensor* tensor) {
+    aclTensor* evicted = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (tensor->magic == aclTensor::kDeadMagic) return false;
+      tensor->magic = aclTensor::kDeadMagic;
+      dead_.push_back(tensor);
+      if (dead_.size() > kTensorQuarantine) {
+        evicted = dead_.front();
+        dead_.pop_front();
+      }
+    }
+    delete evicted;
+    return true;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::deque<aclTensor*> dead_;
+};
 
 // Fills `tensor` from the arguments of aclCreateTensor/aclInitTensor. Returns 0 or
 // a status after recording a message naming `api`.
@@ -88,6 +125,13 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
   if (tensor == nullptr) return ACLNN_SUCCESS;
+  if (aclcpu::StrictMode()) {
+    if (!aclcpu::TensorQuarantine::Get().Retire(const_cast<aclTensor*>(tensor))) {
+      return ReportError(ACLNN_ERR_PARAM_INVALID, "aclDestroyTensor: tensor %p was already destroyed.",
+                         static_cast<const void*>(tensor));
+    }
+    return ACLNN_SUCCESS;
+  }
   const_cast<aclTensor*>(tensor)->magic = 0;
   delete tensor;
   return ACLNN_SUCCESS;

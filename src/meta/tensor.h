@@ -9,10 +9,15 @@
 #include <vector>
 
 #include "aclnn/acl_meta.h"
+#include "aclnn/opdev/op_errno.h"
+#include "common/error_report.h"
 
 struct aclTensor {
-  // Set while the object is alive; cleared by aclDestroyTensor.
+  // Set while the object is alive; cleared by aclDestroyTensor. In strict mode
+  // a destroyed tensor is kept for a while (aclcpu::kTensorQuarantine) with
+  // kDeadMagic, so that using it is reported instead of reading freed memory.
   static constexpr uint64_t kLiveMagic = 0x61636c54656e7372ull;  // "aclTensr"
+  static constexpr uint64_t kDeadMagic = 0x6465616454656e73ull;  // "deadTens"
 
   uint64_t magic = kLiveMagic;
   aclDataType dtype = ACL_DT_UNDEFINED;
@@ -25,6 +30,25 @@ struct aclTensor {
 };
 
 namespace aclcpu {
+
+// Destroyed tensors strict mode keeps before really freeing the oldest.
+constexpr size_t kTensorQuarantine = 4096;
+
+// Strict mode only (elsewhere a destroyed tensor's memory is gone): if `tensor`
+// is not a live aclTensor, records why `api` cannot use it as argument `name`
+// and returns ACLNN_ERR_PARAM_INVALID; otherwise 0.
+// (Inline: libopapi uses it too, and the libraries share no C++ symbols.)
+inline aclnnStatus CheckTensorAlive(const aclTensor* tensor, const char* api, const char* name) {
+  if (tensor->magic == aclTensor::kLiveMagic) return ACLNN_SUCCESS;
+  if (tensor->magic == aclTensor::kDeadMagic) {
+    return ReportError(ACLNN_ERR_PARAM_INVALID,
+                       "%s: %s (aclTensor %p) was destroyed by aclDestroyTensor; create a new tensor instead of "
+                       "reusing a destroyed one.",
+                       api, name, static_cast<const void*>(tensor));
+  }
+  return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s (%p) is not an aclTensor made by aclCreateTensor.", api, name,
+                     static_cast<const void*>(tensor));
+}
 
 // Row-major contiguous strides of `dims` (the last stride is 1).
 std::vector<int64_t> ContiguousStrides(const int64_t* dims, uint64_t count);

@@ -11,12 +11,14 @@
 
 #include <sys/mman.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <iterator>
 #include <map>
 #include <mutex>
 
 #include "acl/acl_rt.h"
+#include "runtime/strict.h"
 
 namespace aclcpu {
 namespace {
@@ -118,7 +120,13 @@ class HostDeviceAllocator final : public DeviceAllocator {
 DeviceAllocator& TheDeviceAllocator() {
   // Never destroyed: streams may still run kernels on device memory while the
   // process exits.
-  static DeviceAllocator* const allocator = new HostDeviceAllocator;
+  static DeviceAllocator* const allocator = [] () -> DeviceAllocator* {
+    if (StrictMode()) {
+      if (DeviceAllocator* strict = NewStrictDeviceAllocator()) return strict;
+      std::fprintf(stderr, "aclcpu: ACLCPU_STRICT: memfd_create is unavailable; device memory stays host-readable\n");
+    }
+    return new HostDeviceAllocator;
+  }();
   return *allocator;
 }
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "acl/acl_base.h"
+#include "runtime/services.h"
 
 namespace aclcpu {
 
@@ -43,10 +44,23 @@ class DeviceAllocator {
 
   // The live allocation that contains `address`, if any.
   virtual bool Find(const void* address, DeviceAllocation* allocation) = 0;
+
+  // Like Find, but also knows allocations that were freed (the strict
+  // allocator keeps their addresses reserved for a while; the default one
+  // forgets them at once and answers kNotDeviceMemory).
+  virtual DeviceAddressState Lookup(const void* address, DeviceAllocation* allocation) {
+    return Find(address, allocation) ? kLiveDeviceMemory : kNotDeviceMemory;
+  }
 };
 
-// The process's allocator.
+// The process's allocator: StrictDeviceAllocator in strict mode, otherwise the
+// default one (device memory is host memory). Chosen once, at first use.
 DeviceAllocator& TheDeviceAllocator();
+
+// Strict mode's allocator (strict_device_allocator.cc): device addresses are a
+// no-access mapping of pages the runtime reaches through a second, read-write
+// mapping. Returns nullptr if the system cannot provide that (no memfd_create).
+DeviceAllocator* NewStrictDeviceAllocator();
 
 }  // namespace aclcpu
 

@@ -14,6 +14,7 @@
 #include "acl/acl.h"
 #include "common/env.h"
 #include "common/error_report.h"
+#include "runtime/strict.h"
 
 namespace aclcpu {
 namespace {
@@ -37,7 +38,9 @@ ThreadErrorState& ThisThread() {
 
 void StoreErrorMessage(const char* message) {
   if (message == nullptr) return;
-  if (Verbose()) std::fprintf(stderr, "aclcpu: %s\n", message);
+  // Strict mode reports every mistake where a developer sees it, not only to
+  // callers that read aclGetRecentErrMsg.
+  if (Verbose() || StrictMode()) std::fprintf(stderr, "aclcpu: %s\n", message);
   ThreadErrorState& state = ThisThread();
   if (state.messages.size() == kMaxMessagesPerThread) state.messages.pop_front();
   state.messages.emplace_back(message);

@@ -9,12 +9,15 @@
 // Check order (CANN's documentation gives none): null dst/src, count > destMax,
 // kind, then count 0 succeeds without touching memory.
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 
 #include "acl/acl.h"
 #include "runtime/context.h"
 #include "runtime/device_allocator.h"
 #include "runtime/error_store.h"
+#include "runtime/pending_work.h"
+#include "runtime/strict.h"
 
 namespace aclcpu {
 namespace {
@@ -23,12 +26,17 @@ struct CopyArguments {
   void* dst = nullptr;        // host address to write
   const void* src = nullptr;  // host address to read
   size_t count = 0;           // 0: nothing to do
+  // The device addresses of the device sides (nullptr for a host side), which a
+  // queued copy declares to strict mode.
+  const void* device_dst = nullptr;
+  const void* device_src = nullptr;
 };
 
 struct FillArguments {
   void* dst = nullptr;
   unsigned char value = 0;
   size_t count = 0;
+  const void* device_dst = nullptr;
 };
 
 // Translates one side of a copy. `is_device` comes from the kind (or, for
@@ -41,15 +49,32 @@ aclError TranslateSide(const char* call, const char* argument, const void* addre
   }
   *host = TheDeviceAllocator().ToHost(address, count);
   if (*host == nullptr) {
-    return FailWith(ACL_ERROR_RT_PARAM_INVALID, "%s: %s %p (%zu bytes) is not usable device memory", call, argument,
-                    address, count);
+    // Host memory, freed memory, or a range past the end of its allocation.
+    ReportUnusableDeviceRange(ACL_ERROR_RT_PARAM_INVALID, call, argument, address, count);
+    SetLastRuntimeError(ACL_ERROR_RT_PARAM_INVALID);
+    return ACL_ERROR_RT_PARAM_INVALID;
   }
   return ACL_SUCCESS;
 }
 
+// Strict mode remembers freed allocations too, so that ACL_MEMCPY_DEFAULT takes
+// a freed device address for device memory (and reports the use after free)
+// rather than for host memory it would then fault on.
 bool IsDeviceAddress(const void* address) {
   DeviceAllocation allocation;
+  if (StrictMode()) return TheDeviceAllocator().Lookup(address, &allocation) != kNotDeviceMemory;
   return TheDeviceAllocator().Find(address, &allocation);
+}
+
+// Strict mode: a side the kind calls host memory must not be device memory,
+// which the host cannot access (the copy would fault inside the runtime).
+aclError CheckHostSide(const char* call, const char* argument, const void* address, aclrtMemcpyKind kind) {
+  DeviceAllocation allocation;
+  if (TheDeviceAllocator().Lookup(address, &allocation) == kNotDeviceMemory) return ACL_SUCCESS;
+  return FailWith(ACL_ERROR_RT_PARAM_INVALID,
+                  "%s: %s %p is device memory (allocation %p of %zu bytes), but kind %d says it is host memory; "
+                  "use the aclrtMemcpyKind that matches both sides",
+                  call, argument, address, allocation.base, allocation.size, static_cast<int>(kind));
 }
 
 aclError PrepareCopy(const char* call, void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
@@ -86,6 +111,11 @@ aclError PrepareCopy(const char* call, void* dst, size_t destMax, const void* sr
                       static_cast<int>(kind));
   }
   if (count == 0) return ACL_SUCCESS;
+  if (StrictMode()) {
+    aclError status = dst_is_device ? ACL_SUCCESS : CheckHostSide(call, "dst", dst, kind);
+    if (status == ACL_SUCCESS && !src_is_device) status = CheckHostSide(call, "src", src, kind);
+    if (status != ACL_SUCCESS) return status;
+  }
   const void* dst_host = nullptr;
   aclError status = TranslateSide(call, "dst", dst, count, dst_is_device, &dst_host);
   if (status != ACL_SUCCESS) return status;
@@ -93,7 +123,22 @@ aclError PrepareCopy(const char* call, void* dst, size_t destMax, const void* sr
   if (status != ACL_SUCCESS) return status;
   copy->dst = const_cast<void*>(dst_host);
   copy->count = count;
+  copy->device_dst = dst_is_device ? dst : nullptr;
+  copy->device_src = src_is_device ? src : nullptr;
   return ACL_SUCCESS;
+}
+
+// Strict mode, synchronous forms only: they do not wait for streams, so
+// touching memory that queued work still uses is a race (on an NPU: stale data
+// read back, or a launch's input changed under it).
+aclError CheckSynchronousAccess(const char* call, const CopyArguments& copy) {
+  if (!StrictMode() || copy.count == 0) return ACL_SUCCESS;
+  aclError status = ACL_SUCCESS;
+  if (copy.device_src != nullptr) status = CheckNoPendingConflict(call, "src", copy.device_src, copy.count, false);
+  if (status == ACL_SUCCESS && copy.device_dst != nullptr) {
+    status = CheckNoPendingConflict(call, "dst", copy.device_dst, copy.count, true);
+  }
+  return status;
 }
 
 aclError PrepareFill(const char* call, void* devPtr, size_t maxCount, int32_t value, size_t count,
@@ -109,6 +154,7 @@ aclError PrepareFill(const char* call, void* devPtr, size_t maxCount, int32_t va
   fill->dst = const_cast<void*>(host);
   fill->value = static_cast<unsigned char>(value);  // each byte gets the low byte, as memset
   fill->count = count;
+  fill->device_dst = devPtr;
   return ACL_SUCCESS;
 }
 
@@ -127,6 +173,16 @@ class CopyTask final : public Task {
   explicit CopyTask(const CopyArguments& copy) : copy_(copy) {}
   void Run() override { RunCopy(copy_); }
   const char* Name() const override { return "aclrtMemcpyAsync"; }
+  size_t Accesses(MemoryAccess* accesses, size_t max) const override {
+    size_t count = 0;
+    for (const MemoryAccess access : {MemoryAccess{copy_.device_src, copy_.count, false},
+                                      MemoryAccess{copy_.device_dst, copy_.count, true}}) {
+      if (access.address == nullptr || access.bytes == 0) continue;
+      if (count < max) accesses[count] = access;
+      ++count;
+    }
+    return count;
+  }
 
  private:
   const CopyArguments copy_;
@@ -137,6 +193,11 @@ class FillTask final : public Task {
   explicit FillTask(const FillArguments& fill) : fill_(fill) {}
   void Run() override { RunFill(fill_); }
   const char* Name() const override { return "aclrtMemsetAsync"; }
+  size_t Accesses(MemoryAccess* accesses, size_t max) const override {
+    if (fill_.count == 0 || max == 0) return fill_.count == 0 ? 0 : 1;
+    accesses[0] = {fill_.device_dst, fill_.count, true};
+    return 1;
+  }
 
  private:
   const FillArguments fill_;
@@ -160,7 +221,8 @@ extern "C" {
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
   aclcpu::CopyArguments copy;
-  const aclError status = aclcpu::PrepareCopy("aclrtMemcpy", dst, destMax, src, count, kind, &copy);
+  aclError status = aclcpu::PrepareCopy("aclrtMemcpy", dst, destMax, src, count, kind, &copy);
+  if (status == ACL_SUCCESS) status = aclcpu::CheckSynchronousAccess("aclrtMemcpy", copy);
   if (status != ACL_SUCCESS) return status;
   aclcpu::RunCopy(copy);
   return ACL_SUCCESS;
@@ -176,7 +238,10 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
   aclcpu::FillArguments fill;
-  const aclError status = aclcpu::PrepareFill("aclrtMemset", devPtr, maxCount, value, count, &fill);
+  aclError status = aclcpu::PrepareFill("aclrtMemset", devPtr, maxCount, value, count, &fill);
+  if (status == ACL_SUCCESS && aclcpu::StrictMode() && fill.count != 0) {
+    status = aclcpu::CheckNoPendingConflict("aclrtMemset", "devPtr", devPtr, fill.count, true);
+  }
   if (status != ACL_SUCCESS) return status;
   aclcpu::RunFill(fill);
   return ACL_SUCCESS;

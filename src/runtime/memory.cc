@@ -10,6 +10,8 @@
 #include "acl/acl.h"
 #include "runtime/device_allocator.h"
 #include "runtime/error_store.h"
+#include "runtime/pending_work.h"
+#include "runtime/strict.h"
 
 namespace aclcpu {
 namespace {
@@ -49,6 +51,39 @@ aclError MallocDevice(const char* call, void** devPtr, size_t size, aclrtMemMall
     return FailWith(status, "%s: cannot allocate %zu bytes (size %zu) of device memory", call, bytes, size);
   }
   return ACL_SUCCESS;
+}
+
+// Strict mode's aclrtFree: refuses memory that queued work still reads or
+// writes (freeing it would let the launch touch released pages), and says
+// precisely what is wrong with a pointer it cannot free.
+aclError StrictFree(void* devPtr) {
+  DeviceAllocator& allocator = TheDeviceAllocator();
+  DeviceAllocation allocation{};
+  const DeviceAddressState state = allocator.Lookup(devPtr, &allocation);
+  if (state == kLiveDeviceMemory && allocation.base == devPtr) {
+    PendingUse use{};
+    if (FindPendingUse(devPtr, allocation.size, /*writes_only=*/false, &use)) {
+      return FailWith(ACL_ERROR_RT_PARAM_INVALID,
+                      "aclrtFree: devPtr %p (%zu bytes) is still %s by %s, pending on stream %p; synchronise the "
+                      "stream before freeing it (the memory was not freed)",
+                      devPtr, allocation.size, use.writes ? "written" : "read", use.name, use.stream);
+    }
+    const aclError status = allocator.Free(devPtr);
+    if (status != ACL_SUCCESS) return FailWith(status, "aclrtFree: devPtr %p could not be freed", devPtr);
+    return ACL_SUCCESS;
+  }
+  if (state == kFreedDeviceMemory && allocation.base == devPtr) {
+    return FailWith(ACL_ERROR_RT_PARAM_INVALID, "aclrtFree: devPtr %p was already freed: double free", devPtr);
+  }
+  if (state != kNotDeviceMemory) {
+    return FailWith(ACL_ERROR_RT_PARAM_INVALID,
+                    "aclrtFree: devPtr %p points inside %s device allocation %p (%zu bytes), not at its start; pass "
+                    "the address aclrtMalloc returned",
+                    devPtr, state == kFreedDeviceMemory ? "the already freed" : "the", allocation.base,
+                    allocation.size);
+  }
+  return FailWith(ACL_ERROR_RT_PARAM_INVALID, "aclrtFree: devPtr %p was not returned by aclrtMalloc (host memory?)",
+                  devPtr);
 }
 
 // Pinned host memory (aclrtMallocHost) has its own registry, so that
@@ -100,6 +135,7 @@ aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy poli
 
 aclError aclrtFree(void* devPtr) {
   if (devPtr == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is null");
+  if (aclcpu::StrictMode()) return aclcpu::StrictFree(devPtr);
   const aclError status = aclcpu::TheDeviceAllocator().Free(devPtr);
   if (status != ACL_SUCCESS) {
     return aclcpu::FailWith(status, "aclrtFree: devPtr %p was not returned by aclrtMalloc or is already freed",

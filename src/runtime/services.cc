@@ -8,6 +8,7 @@
 #include "runtime/context.h"
 #include "runtime/device_allocator.h"
 #include "runtime/error_store.h"
+#include "runtime/pending_work.h"
 
 namespace aclcpu {
 namespace {
@@ -45,14 +46,22 @@ void* ServiceDeviceToHost(const void* address, size_t bytes, const char* what) {
   }
   void* host = TheDeviceAllocator().ToHost(address, bytes);
   if (host == nullptr) {
-    ReportError(ACL_ERROR_RT_PARAM_INVALID, "%s: device address %p (%zu bytes) is not usable device memory",
-                what != nullptr ? what : "operand", address, bytes);
+    ReportUnusableDeviceRange(ACL_ERROR_RT_PARAM_INVALID, what != nullptr ? what : "operand", "device address",
+                              address, bytes);
   }
   return host;
 }
 
+DeviceAddressState ServiceFindAllocation(const void* address, DeviceRange* range) {
+  DeviceAllocation allocation{};
+  const DeviceAddressState state = TheDeviceAllocator().Lookup(address, &allocation);
+  if (state != kNotDeviceMemory && range != nullptr) *range = DeviceRange{allocation.base, allocation.size};
+  return state;
+}
+
 const RuntimeServices kServices = {
-    kRuntimeServicesAbi, &RecordError, &ServiceResolveStream, &ServiceSubmit, &ServiceDeviceToHost,
+    kRuntimeServicesAbi, &RecordError,    &ServiceResolveStream, &ServiceSubmit, &ServiceDeviceToHost,
+    &ReadStrictFlag,     &ServiceFindAllocation,
 };
 
 }  // namespace

@@ -15,6 +15,15 @@
 
 namespace aclcpu {
 
+// A device range a task reads or writes, declared so that strict mode can see
+// which memory queued work still uses (aclrtFree, synchronous copies,
+// aclrtDestroyStream). Addresses are device addresses as the user holds them.
+struct MemoryAccess {
+  const void* address;
+  size_t bytes;
+  bool writes;  // false: only read
+};
+
 // One unit of work queued on a stream. The stream runs tasks in submission order
 // on its worker thread, then deletes them. Run() must not throw.
 class Task {
@@ -27,17 +36,32 @@ class Task {
   // stream has nothing queued or running, costs less than waking the stream's
   // worker. Order and synchronisation semantics are the same either way.
   virtual bool IsTiny() const { return false; }
+  // Strict mode only: stores up to `max` device ranges the task touches in
+  // `accesses` and returns how many it has in all. The default declares none.
+  virtual size_t Accesses(MemoryAccess* /*accesses*/, size_t /*max*/) const { return 0; }
+};
+
+// What the runtime knows about an address (RuntimeServices::find_allocation).
+enum DeviceAddressState : int32_t {
+  kNotDeviceMemory = 0,  // no aclrtMalloc allocation contains it (host memory, or garbage)
+  kLiveDeviceMemory = 1,
+  kFreedDeviceMemory = 2,  // inside an allocation aclrtFree released (strict mode remembers these)
+};
+
+struct DeviceRange {
+  const void* base;  // the device address aclrtMalloc returned
+  size_t size;       // its usable bytes
 };
 
 // Bumped whenever the layout or meaning of RuntimeServices changes; libraries of
 // different builds refuse each other with a clear message instead of misbehaving.
-constexpr uint32_t kRuntimeServicesAbi = 3;
+constexpr uint32_t kRuntimeServicesAbi = 4;
 
 struct RuntimeServices {
   uint32_t abi_version;
 
   // Appends `message` to the calling thread's list returned by aclGetRecentErrMsg
-  // (and prints it on stderr when ACLCPU_VERBOSE is set).
+  // (and prints it on stderr when ACLCPU_VERBOSE or ACLCPU_STRICT is set).
   void (*record_error)(const char* message);
 
   // Resolves a user stream handle: nullptr means the current context's default
@@ -56,6 +80,14 @@ struct RuntimeServices {
   // a message naming `what`) if the range is not usable device memory. In the
   // default mode device memory is host memory and this returns `address`.
   void* (*device_to_host)(const void* address, size_t bytes, const char* what);
+
+  // Non-zero when strict mode (ACLCPU_STRICT) is on; read once per process.
+  int (*is_strict)(void);
+
+  // Classifies `address` and, unless it is kNotDeviceMemory, stores the
+  // allocation containing it in *allocation. Freed allocations are known only
+  // in strict mode (and only while their addresses are kept in quarantine).
+  DeviceAddressState (*find_allocation)(const void* address, DeviceRange* allocation);
 };
 
 }  // namespace aclcpu

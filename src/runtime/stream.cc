@@ -10,6 +10,8 @@
 
 #include "common/error_report.h"
 #include "common/spin_wait.h"
+#include "runtime/pending_work.h"
+#include "runtime/strict.h"
 
 namespace aclcpu {
 
@@ -19,6 +21,8 @@ Stream::Stream(const Context* context, int32_t device_id, bool is_default)
 Stream::~Stream() { Shutdown(); }
 
 bool Stream::Submit(Task* task) {
+  // Strict mode tracks the task (and the device ranges it uses) until it has run.
+  if (StrictMode()) task = TrackPendingTask(this, task);
   std::unique_lock<std::mutex> lock(mutex_);
   if (stopping_) {
     lock.unlock();

@@ -4,6 +4,8 @@
 #include "acl/acl.h"
 #include "runtime/context.h"
 #include "runtime/error_store.h"
+#include "runtime/pending_work.h"
+#include "runtime/strict.h"
 
 namespace aclcpu {
 namespace {
@@ -63,6 +65,19 @@ aclError aclrtDestroyStream(aclrtStream stream) {
                             "aclrtDestroyStream: stream %p is a context's default stream, which is destroyed with "
                             "its context",
                             stream);
+  }
+  // On an NPU, destroying a stream under queued work loses or crashes it: strict
+  // mode refuses and leaves the stream as it is (the default mode waits). A
+  // task already running is finishing and is waited for, as in the default mode.
+  if (aclcpu::StrictMode()) {
+    char names[256];
+    const size_t queued = aclcpu::QueuedTasksOn(found.get(), names, sizeof names);
+    if (queued > 0) {
+      return aclcpu::FailWith(ACL_ERROR_RT_PARAM_INVALID,
+                              "aclrtDestroyStream: stream %p still has %zu queued task(s) (pending, oldest first: "
+                              "%s); call aclrtSynchronizeStream before destroying it (the stream was left intact)",
+                              stream, queued, names);
+    }
   }
   found = aclcpu::UnregisterStream(stream);
   if (found == nullptr) {

@@ -518,5 +518,12 @@ TEST_F(Phase1, ViewExtentOverflowing64BitsReturns161002) {
   ExpectRejected(CallPhase1(grad.get(), self.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}, nullptr);
 }
 
+TEST_F(Phase1, ElementCountOverflowing64BitsWithZeroStridesReturns161002) {
+  // Zero strides keep the extent at one element; the count is 2^80.
+  const int64_t huge = int64_t{1} << 40;
+  RawView grad({huge, huge}, {0, 0}, 0, {1}), self({huge, huge}, {0, 0}, 0, {1}), out({huge, huge}, {0, 0}, 0, {1});
+  ExpectRejected(CallPhase1(grad.get(), self.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}, nullptr);
+}
+
 }  // namespace
 }  // namespace aclcpu_api_test

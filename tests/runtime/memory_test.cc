@@ -17,6 +17,16 @@ bool IsAligned(const void* address, uintptr_t alignment) {
   return reinterpret_cast<uintptr_t>(address) % alignment == 0;
 }
 
+// Fills the first `size` bytes of device memory with `value` and reads the last
+// one back, through the runtime: device memory is not host-accessible (strict
+// mode maps it without access, as an NPU's is).
+unsigned char FillAndReadLastByte(void* device, size_t size, unsigned char value) {
+  EXPECT_EQ(aclrtMemset(device, size, value, size), ACL_SUCCESS);
+  unsigned char last = 0;
+  EXPECT_EQ(aclrtMemcpy(&last, 1, static_cast<char*>(device) + size - 1, 1, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  return last;
+}
+
 constexpr aclrtMemMallocPolicy kBasePolicies[] = {
     ACL_MEM_MALLOC_HUGE_FIRST,     ACL_MEM_MALLOC_HUGE_ONLY,       ACL_MEM_MALLOC_NORMAL_ONLY,
     ACL_MEM_MALLOC_HUGE_FIRST_P2P, ACL_MEM_MALLOC_HUGE_ONLY_P2P,   ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
@@ -28,8 +38,7 @@ TEST(Malloc, Is64ByteAlignedAndUsableForItsSize) {
     void* memory = nullptr;
     ASSERT_EQ(aclrtMalloc(&memory, size, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS) << size;
     EXPECT_TRUE(IsAligned(memory, 64)) << size;
-    std::memset(memory, 0xAB, size);  // every byte asked for is writable
-    EXPECT_EQ(static_cast<unsigned char*>(memory)[size - 1], 0xAB);
+    EXPECT_EQ(FillAndReadLastByte(memory, size, 0xAB), 0xAB) << size;  // every byte asked for is usable
     EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
   }
 }
@@ -77,7 +86,7 @@ TEST(Malloc, HugePolicyOfTwoMiBIsHugePageAligned) {
     const size_t size = (size_t{4} << 20) + 100;
     ASSERT_EQ(aclrtMalloc(&memory, size, policy), ACL_SUCCESS);
     EXPECT_TRUE(IsAligned(memory, size_t{2} << 20));
-    std::memset(memory, 1, size);
+    EXPECT_EQ(FillAndReadLastByte(memory, size, 1), 1);
     EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
   }
 }
@@ -93,7 +102,7 @@ TEST(MallocAlign32, IsAlignedAndChecksArguments) {
   void* memory = nullptr;
   ASSERT_EQ(aclrtMallocAlign32(&memory, 33, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   EXPECT_TRUE(IsAligned(memory, 64));
-  std::memset(memory, 0, 33);
+  EXPECT_EQ(FillAndReadLastByte(memory, 33, 0x5C), 0x5C);
   EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
   TakeMessages();
   EXPECT_EQ(aclrtMallocAlign32(&memory, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);

@@ -58,6 +58,12 @@ class FunctionTask final : public aclcpu::Task {
 
 inline const aclcpu::RuntimeServices& Services() { return *aclcpuRuntimeServices(aclcpu::kRuntimeServicesAbi); }
 
+// True when the runtime runs in strict mode (ACLCPU_STRICT=1; the suite runs
+// once that way, scripts/ci/05-strict.sh). Tests of default-mode behaviour
+// that strict mode deliberately changes skip themselves then; tests/strict
+// covers strict mode's side.
+inline bool StrictMode() { return Services().is_strict() != 0; }
+
 // Queues `body` on `stream` (nullptr: the current default stream) through the
 // runtime's service table, as libnnopbase does for an operator launch.
 inline aclError Launch(aclrtStream stream, std::function<void()> body) {

@@ -10,6 +10,7 @@
 #include "common/error_report.h"
 #include "common/soc.h"
 #include "meta/tensor.h"
+#include "runtime/strict.h"
 
 namespace aclcpu {
 namespace hardsigmoid_backward {
@@ -33,6 +34,15 @@ aclnnStatus CheckNotNull(const aclTensor* grad, const aclTensor* self, const acl
     if (argument.tensor == nullptr) {
       return ReportError(ACLNN_ERR_PARAM_NULLPTR, "%s: expected a tensor for argument %s but got null.",
                          kPhase1Name, argument.name);
+    }
+  }
+  // Strict mode keeps destroyed tensors readable (marked dead) for a while, so
+  // using one is reported here, right after the null checks. Elsewhere its
+  // memory is already freed and cannot be looked at.
+  if (StrictMode()) {
+    for (const auto& argument : arguments) {
+      const aclnnStatus alive = CheckTensorAlive(argument.tensor, kPhase1Name, argument.name);
+      if (alive != ACLNN_SUCCESS) return alive;
     }
   }
   return ACLNN_SUCCESS;

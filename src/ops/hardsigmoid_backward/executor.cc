@@ -18,8 +18,11 @@ constexpr int64_t kNoBase[kNumOperands] = {};
 
 class Launch final : public Task {
  public:
-  Launch(const Plan& plan, char* const view_starts[kNumOperands]) : plan_(plan) {
-    for (int op = 0; op < kNumOperands; ++op) view_starts_[op] = view_starts[op];
+  Launch(const Plan& plan, char* const view_starts[kNumOperands], void* const device[kNumOperands]) : plan_(plan) {
+    for (int op = 0; op < kNumOperands; ++op) {
+      view_starts_[op] = view_starts[op];
+      device_[op] = device[op];
+    }
   }
 
   void Run() override {
@@ -32,6 +35,14 @@ class Launch final : public Task {
 
   const char* Name() const override { return kPhase2Name; }
   bool IsTiny() const override { return plan_.runs_inline; }
+
+  // For strict mode: out is written, the inputs are read, each over its extent.
+  size_t Accesses(MemoryAccess* accesses, size_t max) const override {
+    for (int op = 0; op < kNumOperands && static_cast<size_t>(op) < max; ++op) {
+      accesses[op] = MemoryAccess{device_[op], static_cast<size_t>(plan_.extent_bytes[op]), op == kOut};
+    }
+    return kNumOperands;
+  }
 
  private:
   // Part `part` of `parts` equal slices of the outermost dim.
@@ -60,6 +71,7 @@ class Launch final : public Task {
 
   const Plan plan_;
   char* view_starts_[kNumOperands];  // host address of each view's element at index 0
+  void* device_[kNumOperands];       // each operand's data address, as the user bound it
 };
 
 }  // namespace
@@ -73,6 +85,10 @@ aclnnStatus Executor::MakeLaunch(void* /*workspace*/, std::unique_ptr<Task>* tas
   if (plan_.empty) return ACLNN_SUCCESS;
   void* const device[kNumOperands] = {outputs[0], inputs[0], inputs[1]};
   const char* const names[kNumOperands] = {"out", "gradOutput", "self"};
+  // What the runtime's message names when an address is unusable.
+  static const char* const kWhat[kNumOperands] = {"aclnnHardsigmoidBackward: out",
+                                                   "aclnnHardsigmoidBackward: gradOutput",
+                                                   "aclnnHardsigmoidBackward: self"};
   char* view_starts[kNumOperands];
   for (int op = 0; op < kNumOperands; ++op) {
     if (device[op] == nullptr) {
@@ -80,11 +96,11 @@ aclnnStatus Executor::MakeLaunch(void* /*workspace*/, std::unique_ptr<Task>* tas
                          kPhase2Name, names[op]);
     }
     char* host = static_cast<char*>(
-        Runtime().device_to_host(device[op], static_cast<size_t>(plan_.extent_bytes[op]), names[op]));
+        Runtime().device_to_host(device[op], static_cast<size_t>(plan_.extent_bytes[op]), kWhat[op]));
     if (host == nullptr) return ACLNN_ERR_PARAM_INVALID;  // the runtime recorded why
     view_starts[op] = host + plan_.view_offset_bytes[op];
   }
-  task->reset(new (std::nothrow) Launch(plan_, view_starts));
+  task->reset(new (std::nothrow) Launch(plan_, view_starts, device));
   if (*task == nullptr) return ReportError(ACLNN_ERR_INNER, "%s: out of memory.", kPhase2Name);
   return ACLNN_SUCCESS;
 }

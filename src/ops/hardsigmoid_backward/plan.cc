@@ -13,6 +13,7 @@
 #include "meta/tensor.h"
 #include "ops/hardsigmoid_backward/check.h"
 #include "parallel/thread_pool.h"
+#include "runtime/strict.h"
 #include "simd/targets.h"
 
 namespace aclcpu {
@@ -62,6 +63,17 @@ aclnnStatus MeasureView(const aclTensor* tensor, const char* name, bool* empty, 
                          kPhase1Name, name);
     }
   }
+  // The element count must fit too: zero strides can keep the extent small while
+  // the dims multiply past 2^63 (every loop counts elements in int64_t).
+  if (!*empty) {
+    int64_t elements = 1;
+    for (const int64_t size : tensor->view_dims) {
+      if (__builtin_mul_overflow(elements, size, &elements)) {
+        return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the element count of %s's view does not fit in 64 bits.",
+                           kPhase1Name, name);
+      }
+    }
+  }
   // The view must lie inside the storage shape given to aclCreateTensor (when one
   // was given): CANN documents the storage as what the data address points to, so
   // reading or writing beyond it touches someone else's memory.
@@ -80,10 +92,52 @@ aclnnStatus MeasureView(const aclTensor* tensor, const char* name, bool* empty, 
                          kPhase1Name, name, tensor->offset, last_index, storage_elements);
     }
   }
-  if (__builtin_mul_overflow(last_index + 1, element_size, extent_bytes) ||
+  int64_t extent_elements = 0;
+  if (__builtin_add_overflow(last_index, 1, &extent_elements) ||
+      __builtin_mul_overflow(extent_elements, element_size, extent_bytes) ||
       __builtin_mul_overflow(tensor->offset, element_size, offset_bytes)) {
     return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the extent of %s's view in bytes does not fit in 64 bits.",
                        kPhase1Name, name);
+  }
+  return ACLNN_SUCCESS;
+}
+
+std::string DimsString(const std::vector<int64_t>& dims) {
+  std::string text = "[";
+  for (size_t i = 0; i < dims.size(); ++i) text += (i > 0 ? "," : "") + std::to_string(dims[i]);
+  return text + "]";
+}
+
+// Strict mode: a non-empty view must lie inside one live device allocation, as
+// the NPU would otherwise read or write memory the tensor does not own (or fault
+// on a host address). A null data address is left to phase 2, which reports it
+// (repeatable executors may bind addresses only after phase 1).
+aclnnStatus CheckViewInAllocation(const aclTensor* tensor, const char* name, int64_t extent_bytes) {
+  if (tensor->data == nullptr) return ACLNN_SUCCESS;
+  DeviceRange allocation{};
+  const DeviceAddressState state = Runtime().find_allocation(tensor->data, &allocation);
+  if (state == kNotDeviceMemory) {
+    return ReportError(ACLNN_ERR_PARAM_INVALID,
+                       "%s: %s's data address %p is not device memory (aclrtMalloc did not return it); a host "
+                       "pointer cannot be used as tensor data.",
+                       kPhase1Name, name, tensor->data);
+  }
+  if (state == kFreedDeviceMemory) {
+    return ReportError(ACLNN_ERR_PARAM_INVALID,
+                       "%s: %s's data address %p lies in device memory that aclrtFree already released "
+                       "(allocation %p of %zu bytes): use after free.",
+                       kPhase1Name, name, tensor->data, allocation.base, allocation.size);
+  }
+  const uint64_t start = static_cast<uint64_t>(static_cast<const char*>(tensor->data) -
+                                               static_cast<const char*>(allocation.base));
+  const uint64_t end = start + static_cast<uint64_t>(extent_bytes);  // both far below 2^63
+  if (end > allocation.size) {
+    return ReportError(ACLNN_ERR_PARAM_INVALID,
+                       "%s: %s's view (shape %s, strides %s, offset %" PRId64 ", dtype %s) reaches byte %" PRIu64
+                       " of device allocation %p, which has only %zu bytes (data address %p): out of bounds.",
+                       kPhase1Name, name, DimsString(tensor->view_dims).c_str(), DimsString(tensor->strides).c_str(),
+                       tensor->offset, DtypeName(tensor->dtype), end, allocation.base, allocation.size,
+                       tensor->data);
   }
   return ACLNN_SUCCESS;
 }
@@ -115,6 +169,13 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
     if (status != ACLNN_SUCCESS) return status;
     any_empty = any_empty || empty;
     plan->element_size[op] = static_cast<int64_t>(DtypeSize(tensors[op]->dtype));
+  }
+  // An empty call touches no memory, so strict mode has nothing to check in it.
+  if (!any_empty && StrictMode()) {
+    for (const int op : {kGrad, kSelf, kOut}) {  // the API's argument order
+      const aclnnStatus status = CheckViewInAllocation(tensors[op], names[op], plan->extent_bytes[op]);
+      if (status != ACLNN_SUCCESS) return status;
+    }
   }
   // CANN answers an empty tensor before choosing kernels: workspace 0 and an
   // executor that does nothing, on every chip and for every out dtype.

@@ -90,12 +90,48 @@ HWY_INLINE hn::Vec<DF> ComputeVector(DF df, const typename Grad::Storage* g, con
 }
 
 template <class Grad, class Self, class Promoted, class Out>
+void ContiguousRun(const void* grad, const void* self, void* out, int64_t count);
+
+// Strided runs (slices, transposed views walked in tiles, broadcast inputs):
+// gather a block of each operand into contiguous scratch with plain copies, run
+// the contiguous vector kernel on it, and scatter the results. The copies are
+// branch-free, unlike a scalar select on random data, and the arithmetic stays
+// vectorised.
+template <class Grad, class Self, class Promoted, class Out>
+void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
+                int64_t out_stride, int64_t count) {
+  constexpr int64_t kBlock = 256;
+  HWY_ALIGN typename Grad::Storage grad_block[kBlock];
+  HWY_ALIGN typename Self::Storage self_block[kBlock];
+  HWY_ALIGN typename Out::Storage out_block[kBlock];
+  const auto* g = static_cast<const typename Grad::Storage*>(grad);
+  const auto* s = static_cast<const typename Self::Storage*>(self);
+  auto* o = static_cast<typename Out::Storage*>(out);
+  for (int64_t start = 0; start < count; start += kBlock) {
+    const int64_t length = count - start < kBlock ? count - start : kBlock;
+    for (int64_t i = 0; i < length; ++i) grad_block[i] = g[(start + i) * grad_stride];
+    for (int64_t i = 0; i < length; ++i) self_block[i] = s[(start + i) * self_stride];
+    if (out_stride == 1) {
+      ContiguousRun<Grad, Self, Promoted, Out>(grad_block, self_block, o + start, length);
+    } else {
+      ContiguousRun<Grad, Self, Promoted, Out>(grad_block, self_block, out_block, length);
+      for (int64_t i = 0; i < length; ++i) o[(start + i) * out_stride] = out_block[i];
+    }
+  }
+}
+
+template <class Grad, class Self, class Promoted, class Out>
 void VectorRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
                int64_t out_stride, int64_t count) {
   if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
-    ScalarRun<Grad, Self, Promoted, Out>(grad, grad_stride, self, self_stride, out, out_stride, count);
+    StridedRun<Grad, Self, Promoted, Out>(grad, grad_stride, self, self_stride, out, out_stride, count);
     return;
   }
+  ContiguousRun<Grad, Self, Promoted, Out>(grad, self, out, count);
+}
+
+template <class Grad, class Self, class Promoted, class Out>
+void ContiguousRun(const void* grad, const void* self, void* out, int64_t count) {
   // A double output needs as many double lanes as float lanes: use half-width
   // float vectors then.
   using DF = std::conditional_t<std::is_same_v<Out, F64>, hn::Rebind<float, hn::ScalableTag<double>>,
@@ -121,7 +157,7 @@ template <class Grad, class Self, class Promoted>
 void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
                   int64_t out_stride, int64_t count) {
   if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
-    ScalarRun<Grad, Self, Promoted, F32>(grad, grad_stride, self, self_stride, out, out_stride, count);
+    StridedRun<Grad, Self, Promoted, F32>(grad, grad_stride, self, self_stride, out, out_stride, count);
     return;
   }
   const hn::ScalableTag<float> df;

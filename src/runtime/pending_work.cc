@@ -1,0 +1,190 @@
+// aclcpu runtime, strict mode: pending work and unusable device ranges (pending_work.h).
+#include "runtime/pending_work.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "common/env.h"
+#include "common/error_report.h"
+#include "runtime/device_allocator.h"
+#include "runtime/error_store.h"
+
+namespace aclcpu {
+namespace {
+
+// A launch declares three ranges; a copy two. More are accepted, a few at a time.
+constexpr size_t kAccessesAtOnce = 8;
+// Pending tasks a message names, oldest first.
+constexpr size_t kNamesListed = 4;
+
+struct PendingTask {
+  const void* stream;
+  const char* name;
+  std::vector<MemoryAccess> accesses;
+  bool started = false;  // its Run has begun
+};
+
+class PendingRegistry {
+ public:
+  static PendingRegistry& Get() {
+    static PendingRegistry* const registry = new PendingRegistry;  // never destroyed: workers may outlive main
+    return *registry;
+  }
+
+  uint64_t Add(PendingTask task) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const uint64_t ticket = next_ticket_++;
+    tasks_.emplace(ticket, std::move(task));
+    return ticket;
+  }
+
+  void MarkStarted(uint64_t ticket) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = tasks_.find(ticket);
+    if (it != tasks_.end()) it->second.started = true;
+  }
+
+  void Remove(uint64_t ticket) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    tasks_.erase(ticket);
+  }
+
+  bool FindUse(uintptr_t begin, uintptr_t end, bool writes_only, PendingUse* use) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [ticket, task] : tasks_) {  // oldest first
+      for (const MemoryAccess& access : task.accesses) {
+        if (writes_only && !access.writes) continue;
+        const uintptr_t start = reinterpret_cast<uintptr_t>(access.address);
+        if (start < end && begin < start + access.bytes) {
+          *use = PendingUse{task.stream, task.name, access.writes};
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  size_t QueuedOn(const void* stream, std::string* names) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    size_t queued = 0;
+    size_t listed = 0;
+    for (const auto& [ticket, task] : tasks_) {
+      if (task.stream != stream) continue;
+      if (!task.started) ++queued;
+      if (++listed <= kNamesListed) {
+        if (listed > 1) *names += ", ";
+        *names += task.name;
+      }
+    }
+    if (listed > kNamesListed) *names += ", ...";
+    return queued;
+  }
+
+ private:
+  std::mutex mutex_;
+  uint64_t next_ticket_ = 0;
+  std::map<uint64_t, PendingTask> tasks_;  // by ticket: submission order
+};
+
+// Runs the wrapped task; its destruction (after running, or unrun when the
+// stream refuses it) ends its pending state. The stream counts a task as
+// completed only after deleting it, so after aclrtSynchronizeStream none of
+// its tasks is pending any more.
+class TrackedTask final : public Task {
+ public:
+  TrackedTask(Task* inner, uint64_t ticket) : inner_(inner), ticket_(ticket) {}
+  ~TrackedTask() override {
+    inner_.reset();
+    PendingRegistry::Get().Remove(ticket_);
+  }
+  void Run() override {
+    PendingRegistry::Get().MarkStarted(ticket_);
+    inner_->Run();
+  }
+  const char* Name() const override { return inner_->Name(); }
+  bool IsTiny() const override { return inner_->IsTiny(); }
+  size_t Accesses(MemoryAccess* accesses, size_t max) const override { return inner_->Accesses(accesses, max); }
+
+ private:
+  std::unique_ptr<Task> inner_;
+  const uint64_t ticket_;
+};
+
+}  // namespace
+
+int ReadStrictFlag() {
+  static const int strict = EnvFlag("ACLCPU_STRICT") ? 1 : 0;
+  return strict;
+}
+
+Task* TrackPendingTask(const void* stream, Task* task) {
+  PendingTask pending{stream, task->Name(), {}};
+  MemoryAccess batch[kAccessesAtOnce];
+  const size_t total = task->Accesses(batch, kAccessesAtOnce);
+  if (total > kAccessesAtOnce) {
+    pending.accesses.resize(total);
+    task->Accesses(pending.accesses.data(), total);
+  } else {
+    pending.accesses.assign(batch, batch + total);
+  }
+  const uint64_t ticket = PendingRegistry::Get().Add(std::move(pending));
+  return new TrackedTask(task, ticket);
+}
+
+bool FindPendingUse(const void* address, size_t bytes, bool writes_only, PendingUse* use) {
+  if (bytes == 0) return false;
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(address);
+  const uintptr_t end = begin + bytes < begin ? UINTPTR_MAX : begin + bytes;
+  return PendingRegistry::Get().FindUse(begin, end, writes_only, use);
+}
+
+size_t QueuedTasksOn(const void* stream, char* names, size_t size) {
+  std::string listed;
+  const size_t queued = PendingRegistry::Get().QueuedOn(stream, &listed);
+  if (size > 0) std::snprintf(names, size, "%s", listed.c_str());
+  return queued;
+}
+
+int ReportUnusableDeviceRange(int code, const char* call, const char* argument, const void* address, size_t bytes) {
+  DeviceAllocation allocation{};
+  switch (TheDeviceAllocator().Lookup(address, &allocation)) {
+    case kFreedDeviceMemory:
+      return ReportError(code,
+                         "%s: %s %p lies in device memory that aclrtFree already released (allocation %p of %zu "
+                         "bytes): use after free",
+                         call, argument, address, allocation.base, allocation.size);
+    case kLiveDeviceMemory: {
+      const size_t offset =
+          static_cast<size_t>(static_cast<const char*>(address) - static_cast<const char*>(allocation.base));
+      return ReportError(code,
+                         "%s: %s range [%p, +%zu bytes) reaches byte %zu of device allocation %p, which has only "
+                         "%zu bytes: out of bounds",
+                         call, argument, address, bytes, offset + bytes, allocation.base, allocation.size);
+    }
+    case kNotDeviceMemory:
+      break;
+  }
+  return ReportError(code,
+                     "%s: %s %p is not device memory (aclrtMalloc did not return it); host memory cannot be used "
+                     "where the device reads or writes",
+                     call, argument, address);
+}
+
+aclError CheckNoPendingConflict(const char* call, const char* argument, const void* address, size_t bytes,
+                                bool writes) {
+  PendingUse use{};
+  if (!FindPendingUse(address, bytes, /*writes_only=*/!writes, &use)) return ACL_SUCCESS;
+  return FailWith(ACL_ERROR_RT_PARAM_INVALID,
+                  "%s: %s [%p, +%zu bytes) is %s by %s, still pending on stream %p; synchronise that stream "
+                  "(aclrtSynchronizeStream) before this %s, which does not wait for streams",
+                  call, argument, address, bytes, use.writes ? "written" : "read", use.name, use.stream,
+                  writes ? "write" : "read");
+}
+
+}  // namespace aclcpu
