@@ -1,0 +1,80 @@
+// aclcpu benchmark: what one measured case is (dtypes, layout, size) and the
+// device buffers every implementation of that case reads and writes.
+#ifndef ACLCPU_BENCH_BENCH_CASE_H_
+#define ACLCPU_BENCH_BENCH_CASE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "acl/acl_base.h"
+
+namespace aclcpu_bench {
+
+// The dtypes of one case: gradOutput, self and out.
+struct DtypeCase {
+  const char* name;  // short, usable in a benchmark name
+  aclDataType grad;
+  aclDataType self;
+  aclDataType out;
+};
+
+enum class Layout {
+  kContiguous,  // all three tensors dense, 1-D
+  kTransposed,  // both inputs are the transpose of a dense 4096x4096 buffer; out dense
+  kStep2,       // both inputs are [::2] views of 2N-element buffers; out dense
+};
+
+// Side of the square matrix in the transposed layout (n is then its square).
+inline constexpr int64_t kTransposeSide = 4096;
+
+const char* LayoutName(Layout layout);
+
+struct Case {
+  DtypeCase dtypes;
+  Layout layout;
+  int64_t n;  // elements of out
+
+  // Bytes the operator must move at minimum: both inputs read and out written
+  // once, (in1 + in2 + out element sizes) x n, whatever the layout.
+  int64_t UsefulBytes() const;
+  // "f32/contig/1M": identifies the case in benchmark names and tables.
+  std::string Name() const;
+};
+
+// A view of an input: shape and strides in elements over `storage_elements`.
+struct InputView {
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides;
+  int64_t storage_elements;
+};
+
+InputView InputViewOf(const Case& c);
+// Out is always dense with the inputs' view shape.
+std::vector<int64_t> OutShapeOf(const Case& c);
+
+// Device memory (aclrtMalloc, huge-page backed) holding one case's inputs,
+// filled with random data (self in [-4.5, 4.5], so about 2/3 of the elements
+// fall inside the window), and its output.
+struct CaseBuffers {
+  void* grad = nullptr;
+  void* self = nullptr;
+  void* out = nullptr;
+};
+
+// The buffers of `c`. Only the most recently requested case is kept, since
+// Google Benchmark runs the implementations of one case one after the other and
+// the large cases take hundreds of MB each.
+const CaseBuffers& BuffersFor(const Case& c);
+
+// Samples out at a few hundred positions and compares with the operator's
+// definition computed from the inputs (tolerance: one 16-bit rounding).
+// Returns "" on success, else what differs; catches layout mistakes in a runner.
+std::string CheckOutput(const Case& c, const CaseBuffers& buffers);
+
+// "1", "1K", "64K", "1M", "16M", "64M".
+std::string SizeName(int64_t n);
+
+}  // namespace aclcpu_bench
+
+#endif  // ACLCPU_BENCH_BENCH_CASE_H_

@@ -1,0 +1,203 @@
+// aclcpu benchmark: aclnnHardsigmoidBackward through aclcpu's public API and as
+// a bare kernel, against the STREAM-style roofline moving the same bytes,
+// PyTorch (libtorch) and oneDNN, all in one process on the same buffers.
+//
+// The thread count is ACLCPU_NUM_THREADS, which aclcpu reads once per process;
+// the roofline, torch and oneDNN are set to the same count here. run_bench.sh
+// runs this binary once per thread count.
+//
+// Extra flags (everything else goes to Google Benchmark):
+//   --summary_md=PATH    also write the comparison table there
+//   --summary_tsv=PATH   write every (case, implementation) median there
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench/bench_case.h"
+#include "bench/runner.h"
+#include "bench/summary.h"
+
+namespace aclcpu_bench {
+namespace {
+
+constexpr int64_t kK = 1024;
+constexpr int64_t kM = 1024 * 1024;
+
+const DtypeCase kDtypeCases[] = {
+    {"f32", ACL_FLOAT, ACL_FLOAT, ACL_FLOAT},
+    {"f16", ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16},
+    {"bf16", ACL_BF16, ACL_BF16, ACL_BF16},
+    {"mixed_f16g_f32s_f32o", ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT},  // f16 grad, f32 self -> f32 out
+};
+const int64_t kContiguousSizes[] = {1, kK, 64 * kK, kM, 16 * kM, 64 * kM};
+const int64_t kStep2Sizes[] = {64 * kK, kM, 16 * kM};
+
+RunnerFactory FactoryOf(Impl impl) {
+  switch (impl) {
+    case Impl::kAclcpuApi:
+      return &MakeAclcpuApiRunner;
+    case Impl::kAclcpuKernel:
+      return &MakeAclcpuKernelRunner;
+    case Impl::kRoofline:
+      return &MakeRooflineRunner;
+    case Impl::kRooflineNt:
+      return &MakeRooflineNtRunner;
+    case Impl::kTorch:
+      return &MakeTorchRunner;
+    case Impl::kOnednn:
+      return &MakeOnednnRunner;
+    case Impl::kCount:
+      break;
+  }
+  return nullptr;
+}
+
+// Whether `impl` can run `c`, decided at registration (cheaply, without buffers).
+bool Supports(const Case& c, Impl impl, std::string* why_not) {
+  switch (impl) {
+    case Impl::kAclcpuKernel:
+      if (c.layout == Layout::kTransposed) {
+        *why_not = "kernel alone runs one strided run; the transposed view needs the executor";
+        return false;
+      }
+      return true;
+    case Impl::kRoofline:
+    case Impl::kRooflineNt:
+      if (c.layout != Layout::kContiguous) {
+        *why_not = "strided cases are compared with the contiguous roofline of the same size";
+        return false;
+      }
+      return true;
+    case Impl::kTorch:
+      return TorchSupports(c, why_not);
+    case Impl::kOnednn:
+      return OnednnSupports(c, why_not);
+    default:
+      return true;
+  }
+}
+
+void RunBenchmark(benchmark::State& state, Case c, Impl impl, int threads) {
+  // Spinning worker threads of the previous library (libgomp, aclcpu's pool)
+  // would steal one of the two cores: let them fall asleep first.
+  static Impl previous = Impl::kCount;
+  if (impl != previous) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  previous = impl;
+
+  const CaseBuffers& buffers = BuffersFor(c);
+  std::string why_not;
+  std::unique_ptr<Runner> runner;
+  try {
+    runner = FactoryOf(impl)(c, buffers, threads, &why_not);
+    if (runner != nullptr) runner->Run();  // warm-up: caches, JIT, thread start
+  } catch (const std::exception& error) {
+    why_not = error.what();
+    runner.reset();
+  }
+  if (runner == nullptr) {
+    state.SkipWithError(why_not.c_str());
+    return;
+  }
+  if (impl != Impl::kRoofline && impl != Impl::kRooflineNt) {
+    const std::string mismatch = CheckOutput(c, buffers);
+    if (!mismatch.empty()) {
+      state.SkipWithError(mismatch.c_str());
+      return;
+    }
+  }
+  for (auto _ : state) runner->Run();
+  state.SetBytesProcessed(state.iterations() * c.UsefulBytes());
+}
+
+void Register(const Case& c, int threads, Summary* summary) {
+  summary->AddCase(c);
+  for (int i = 0; i < static_cast<int>(Impl::kCount); ++i) {
+    const Impl impl = static_cast<Impl>(i);
+    std::string why_not;
+    if (!Supports(c, impl, &why_not)) {
+      summary->SetUnsupported(c, impl, why_not);
+      continue;
+    }
+    benchmark::RegisterBenchmark((c.Name() + "/" + ImplName(impl)).c_str(), &RunBenchmark, c, impl, threads)
+        ->UseRealTime()
+        ->Unit(benchmark::kNanosecond);
+  }
+}
+
+void RegisterAll(int threads, Summary* summary) {
+  for (const DtypeCase& dtypes : kDtypeCases) {
+    for (int64_t n : kContiguousSizes) Register({dtypes, Layout::kContiguous, n}, threads, summary);
+  }
+  for (const DtypeCase& dtypes : kDtypeCases) {
+    Register({dtypes, Layout::kTransposed, kTransposeSide * kTransposeSide}, threads, summary);
+    for (int64_t n : kStep2Sizes) Register({dtypes, Layout::kStep2, n}, threads, summary);
+  }
+}
+
+// ACLCPU_NUM_THREADS as aclcpu reads it; unset means every core, as in aclcpu.
+int ThreadsFromEnvironment() {
+  const char* value = std::getenv("ACLCPU_NUM_THREADS");
+  const int threads = value != nullptr ? std::atoi(value) : static_cast<int>(std::thread::hardware_concurrency());
+  return threads > 0 ? threads : 1;
+}
+
+bool TakeFlag(const char* arg, const char* name, std::string* value) {
+  const size_t length = std::strlen(name);
+  if (std::strncmp(arg, name, length) != 0 || arg[length] != '=') return false;
+  *value = arg + length + 1;
+  return true;
+}
+
+void WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream file(path);
+  file << text;
+  if (!file) std::fprintf(stderr, "benchmark: could not write %s\n", path.c_str());
+}
+
+int Main(int argc, char** argv) {
+  std::string summary_md, summary_tsv;
+  // Defaults first, so the command line overrides them (the last flag wins).
+  std::vector<char*> args = {argv[0], const_cast<char*>("--benchmark_min_time=0.1"),
+                             const_cast<char*>("--benchmark_repetitions=5"),
+                             const_cast<char*>("--benchmark_report_aggregates_only=true")};
+  for (int i = 1; i < argc; ++i) {
+    if (!TakeFlag(argv[i], "--summary_md", &summary_md) && !TakeFlag(argv[i], "--summary_tsv", &summary_tsv)) {
+      args.push_back(argv[i]);
+    }
+  }
+  int args_count = static_cast<int>(args.size());
+  benchmark::Initialize(&args_count, args.data());
+  if (benchmark::ReportUnrecognizedArguments(args_count, args.data())) return 1;
+
+  const int threads = ThreadsFromEnvironment();
+  std::printf("threads: %d\n%s\n%s\n%s\n%s\n", threads, InitAclcpu(threads).c_str(), InitRoofline(threads).c_str(),
+              InitTorch(threads).c_str(), InitOnednn(threads).c_str());
+  std::fflush(stdout);
+
+  Summary summary;
+  RegisterAll(threads, &summary);
+  CollectingReporter reporter(&summary);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+
+  const std::string table = summary.Table(threads);
+  std::printf(
+      "\nGB/s = useful bytes ((in1 + in2 + out) element sizes x N) / median time. Ratios use aclcpu API.\n"
+      "Strided cases use the contiguous roofline of the same size.\n\n%s",
+      table.c_str());
+  if (!summary_md.empty()) WriteFile(summary_md, table);
+  if (!summary_tsv.empty()) WriteFile(summary_tsv, summary.Tsv(threads));
+  return 0;
+}
+
+}  // namespace
+}  // namespace aclcpu_bench
+
+int main(int argc, char** argv) { return aclcpu_bench::Main(argc, argv); }

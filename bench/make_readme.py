@@ -1,0 +1,364 @@
+#!/usr/bin/env python3
+"""Turns the benchmark's per-thread-count TSVs into bench/README.md: method,
+machine, the table of medians and ratios, and each target met or not met.
+Called by run_bench.sh; reports only what was measured."""
+import argparse
+import csv
+import datetime
+import os
+import platform
+import subprocess
+
+IMPLS = ["aclcpu_api", "aclcpu_kernel", "roofline", "roofline_nt", "torch", "onednn"]
+PEER_NAMES = {"aclcpu_kernel": "kernel alone", "roofline": "roofline", "roofline_nt": "roofline NT",
+              "torch": "PyTorch", "onednn": "oneDNN"}
+
+
+def run(command):
+    try:
+        return subprocess.run(command, shell=True, capture_output=True, text=True, check=False).stdout.strip()
+    except OSError:
+        return ""
+
+
+def load(results):
+    cells, cases, threads, headers = {}, [], [], {}
+    for name in sorted(os.listdir(results)):
+        if not (name.startswith("threads-") and name.endswith(".tsv")):
+            continue
+        with open(os.path.join(results, name)) as f:
+            for row in csv.DictReader(f, delimiter="\t"):
+                t = int(row["threads"])
+                if t not in threads:
+                    threads.append(t)
+                if row["case"] not in [c["case"] for c in cases]:
+                    cases.append({"case": row["case"], "dtypes": row["dtypes"], "layout": row["layout"],
+                                  "n": int(row["n"])})
+                cells[(row["case"], t, row["impl"])] = row
+        log = os.path.join(results, name[:-4] + ".log")
+        if os.path.exists(log):
+            with open(log) as f:
+                headers[int(name[8:-4])] = [next(f).rstrip() for _ in range(5)]
+    return cells, cases, sorted(threads), headers
+
+
+def gbps(cells, case, t, impl):
+    """GB/s of impl on case, or None. Strided cases use the contiguous roofline of the same size."""
+    name = case["case"]
+    if impl.startswith("roofline") and case["layout"] != "contig":
+        name = name.replace("/" + case["layout"] + "/", "/contig/")
+    row = cells.get((name, t, impl))
+    if row is None or not row["gbps"]:
+        return None
+    return float(row["gbps"])
+
+
+def fmt_gbps(value):
+    return "–" if value is None else ("%.2f" % value if value < 10 else "%.1f" % value)
+
+
+def fmt_ratio(a, b):
+    return "–" if a is None or b is None or b <= 0 else "%.2f" % (a / b)
+
+
+def fmt_time(ns):
+    if ns < 1e3:
+        return "%.0f ns" % ns
+    if ns < 1e6:
+        return "%.2f µs" % (ns / 1e3)
+    return "%.2f ms" % (ns / 1e6)
+
+
+def table(cells, cases, threads):
+    lines = ["| case | T | aclcpu API GB/s | API time/call (cv) | kernel alone (1T) | roofline | roofline NT "
+             "| PyTorch | oneDNN | API/roofline | API/roofline NT | API/PyTorch | API/oneDNN |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for case in cases:
+        for t in threads:
+            api_row = cells.get((case["case"], t, "aclcpu_api"))
+            if api_row is None:
+                continue
+            api = gbps(cells, case, t, "aclcpu_api")
+            time = "–" if api is None else "%s (%.0f%%)" % (fmt_time(float(api_row["median_ns"])),
+                                                             100 * float(api_row["cv"]))
+            g = {impl: gbps(cells, case, t, impl) for impl in IMPLS}
+            star = "*" if case["layout"] != "contig" else ""
+            lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                case["case"], t, fmt_gbps(api), time, fmt_gbps(g["aclcpu_kernel"]),
+                fmt_gbps(g["roofline"]) + (star if g["roofline"] else ""),
+                fmt_gbps(g["roofline_nt"]) + (star if g["roofline_nt"] else ""),
+                fmt_gbps(g["torch"]), fmt_gbps(g["onednn"]),
+                fmt_ratio(api, g["roofline"]), fmt_ratio(api, g["roofline_nt"]),
+                fmt_ratio(api, g["torch"]), fmt_ratio(api, g["onednn"])))
+    return "\n".join(lines)
+
+
+def absent_notes(cells):
+    notes = {}
+    for (case, t, impl), row in cells.items():
+        if not row["gbps"] and row["note"]:
+            notes.setdefault((impl, row["note"]), set()).add(case)
+    lines = []
+    for (impl, note), case_names in sorted(notes.items()):
+        dtypes = sorted({c.split("/")[0] for c in case_names})
+        layouts = sorted({c.split("/")[1] for c in case_names})
+        lines.append("- %s, not measured for %s (%s): %s" % (PEER_NAMES.get(impl, impl), ", ".join(dtypes),
+                                                             ", ".join(layouts), note))
+    return "\n".join(lines)
+
+
+class Targets:
+    """Each target checks a list of (label, value, limit) and is met when all pass."""
+
+    def __init__(self, cells, cases, threads):
+        self.cells, self.cases, self.threads = cells, cases, threads
+        self.lines = []
+
+    def find(self, dtypes, layout, n):
+        for case in self.cases:
+            if case["dtypes"] == dtypes and case["layout"] == layout and (n is None or case["n"] == n):
+                return case
+        return None
+
+    def ratio(self, case, t, impl):
+        api = gbps(self.cells, case, t, "aclcpu_api")
+        other = gbps(self.cells, case, t, impl)
+        return None if api is None or other is None else api / other
+
+    def disturbed(self, case, t, impl):
+        """True when impl on more threads ran below half its 1-thread speed: on this machine that only
+        happens when a fork-join waited for a descheduled thread, so the ratio says nothing."""
+        one = gbps(self.cells, case, 1, impl)
+        many = gbps(self.cells, case, t, impl)
+        return t > 1 and one is not None and many is not None and many < 0.5 * one
+
+    def check(self, title, checks, unit="×"):
+        parts, met, missing = [], True, False
+        disturbed_count = 0
+        for check in checks:
+            label, value, limit, at_most = check[:4]
+            if len(check) > 4 and check[4] and value is not None:
+                disturbed_count += 1
+                parts.append("%s %.2f× (disturbed: not counted)" % (label, value))
+                continue
+            if value is None:
+                missing = True
+                parts.append("%s: not measured" % label)
+                continue
+            ok = value <= limit if at_most else value >= limit
+            met &= ok
+            parts.append("%s %s" % (label, ("%.0f ns" % value) if unit == "ns" else ("%.2f×" % value)))
+        counted = [c for c in checks if c[1] is not None and not (len(c) > 4 and c[4])]
+        if not counted:
+            verdict = "not measured" if not disturbed_count else "no undisturbed measurement"
+        else:
+            verdict = ("met" if met else "**not met**") + (" (some cells not measured)" if missing else "")
+        details = (" " + "; ".join(parts) + ".") if parts else ""
+        self.lines.append("- **%s**: %s.%s" % (title, verdict, details))
+
+    def evaluate(self):
+        M, K = 1 << 20, 1 << 10
+        checks = []
+        for n in (16 * M, 64 * M):
+            case = self.find("f32", "contig", n)
+            if case:
+                checks.append(("%s 2T vs NT roofline" % case["case"], self.ratio(case, 2, "roofline_nt"), 0.9, False,
+                               self.disturbed(case, 2, "roofline_nt")))
+        self.check("contiguous f32 16M/64M, 2 threads ≥ 0.9× NT roofline", checks)
+        checks = []
+        for n in (16 * M, 64 * M):
+            case = self.find("f32", "contig", n)
+            if case:
+                checks.append(("%s 2T vs PyTorch" % case["case"], self.ratio(case, 2, "torch"), 1.1, False,
+                               self.disturbed(case, 2, "torch")))
+        self.check("contiguous f32 16M/64M, 2 threads ≥ 1.1× PyTorch", checks)
+        checks = []
+        for dtypes in sorted({c["dtypes"] for c in self.cases}):
+            for n in (64 * K, M):
+                case = self.find(dtypes, "contig", n)
+                for t in self.threads:
+                    if case:
+                        checks.append(("%s %dT" % (case["case"], t), self.ratio(case, t, "roofline"), 0.85, False,
+                                       self.disturbed(case, t, "roofline")))
+        self.check("contiguous 64K–1M (every dtype case) ≥ 0.85× ordinary-store roofline", checks)
+        checks = []
+        for n in (64 * K, M):
+            case = self.find("f32", "contig", n)
+            for t in self.threads:
+                if case:
+                    checks.append(("%s %dT" % (case["case"], t), self.ratio(case, t, "torch"), 1.0, False,
+                                   self.disturbed(case, t, "torch")))
+        self.check("contiguous f32 64K–1M ≥ 1.0× PyTorch", checks)
+        case = self.find("f32", "contig", K)
+        self.check("contiguous f32 1K, full API ≥ 5× PyTorch",
+                   [("%s %dT" % (case["case"], t), self.ratio(case, t, "torch"), 5.0, False,
+                     self.disturbed(case, t, "torch"))
+                    for t in self.threads] if case else [])
+        checks = []
+        for n in (64 * K, M):
+            case = self.find("bf16", "contig", n)
+            for t in self.threads:
+                if case:
+                    checks.append(("%s %dT" % (case["case"], t), self.ratio(case, t, "torch"), 1.8, False,
+                                   self.disturbed(case, t, "torch")))
+        self.check("contiguous bf16 64K–1M ≥ 1.8× PyTorch", checks)
+        checks = []
+        for case in self.cases:
+            if case["layout"] == "transposed":
+                for t in self.threads:
+                    if gbps(self.cells, case, t, "torch") is not None:
+                        checks.append(("%s %dT" % (case["case"], t), self.ratio(case, t, "torch"), 3.0, False,
+                                   self.disturbed(case, t, "torch")))
+        self.check("transposed 4096² ≥ 3× PyTorch (every dtype case PyTorch supports)", checks)
+        checks = []
+        for case in self.cases:
+            if case["layout"] == "contig" and case["n"] == 1:
+                for t in self.threads:
+                    row = self.cells.get((case["case"], t, "aclcpu_api"))
+                    value = float(row["median_ns"]) if row and row["median_ns"] else None
+                    checks.append(("%s %dT" % (case["case"], t), value, 200.0, True))
+        self.check("1-element full-API call (phase 1 + phase 2 + synchronize) median ≤ 0.2 µs", checks, unit="ns")
+        return "\n".join(self.lines)
+
+
+def machine(results, repo):
+    lscpu = {}
+    for line in run("lscpu").splitlines():
+        if ":" in line:
+            key, value = line.split(":", 1)
+            lscpu[key.strip()] = value.strip()
+    fields = ["Model name", "CPU family", "Model", "CPU(s)", "Thread(s) per core", "L1d cache", "L2 cache",
+              "L3 cache", "Hypervisor vendor"]
+    cpu = ", ".join("%s: %s" % (f, lscpu[f]) for f in fields if f in lscpu)
+    memory = run("free -g | awk '/^Mem:/ {print $2}'")
+    thp = run("cat /sys/kernel/mm/transparent_hugepage/enabled")
+    compiler = run("g++ --version | head -1")
+    commit = run("git -C '%s' rev-parse --short HEAD" % repo)
+    dirty = run("git -C '%s' status --porcelain -- src include" % repo)
+    with open(os.path.join(results, "load.txt")) as f:
+        load = [line.strip() for line in f]
+    seconds = open(os.path.join(results, "seconds.txt")).read().strip()
+    other = []
+    for name in sorted(os.listdir(results)):
+        if name.startswith("other-load-"):
+            other.append("%s thread(s): %s cores" % (name[11:-4], open(os.path.join(results, name)).read().strip()))
+    return "\n".join([
+        "- Date: %s" % datetime.datetime.now().strftime("%Y-%m-%d %H:%M %Z").strip(),
+        "- CPU (lscpu): %s" % cpu,
+        "- Memory: %s GiB; transparent huge pages: `%s`; kernel %s; %s" % (memory, thp, platform.release(),
+                                                                           compiler),
+        "- aclcpu: commit %s%s" % (commit, " plus uncommitted changes in src/ or include/" if dirty else ""),
+        "- Load average before / after the run (the machine may be shared): `%s` / `%s`" % (
+            load[0] if load else "?", load[-1] if len(load) > 1 else "?"),
+        "- Wall time of the run, waits for an idle machine included: %s s" % seconds,
+        "- CPU used by other processes while the benchmark ran (all busy time minus the benchmark's own, "
+        "per wall second; 2 cores in all): %s" % ("; ".join(other) or "not recorded"),
+    ])
+
+
+def targets_preface(results):
+    loads = []
+    for name in sorted(os.listdir(results)):
+        if name.startswith("other-load-"):
+            loads.append(float(open(os.path.join(results, name)).read().strip() or 0))
+    if loads and max(loads) > 0.2:
+        return ("**Other processes used up to %.2f of the 2 cores during this run** (see Machine), so these "
+                "verdicts, the 2-thread ones above all, reflect a shared machine; rerun `bench/run_bench.sh` "
+                "on an idle one.\n\n" % max(loads))
+    return ""
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--results", required=True)
+    parser.add_argument("--repo", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("flags", nargs="*")
+    args = parser.parse_args()
+    cells, cases, threads, headers = load(args.results)
+
+    implementations = []
+    for t in threads:
+        implementations.append("- %d thread(s): " % t + "; ".join(headers.get(t, [])[1:]))
+    flags = "`%s`" % " ".join(args.flags) if args.flags else "none (the defaults)"
+
+    text = f"""# aclcpu benchmark
+
+`bench/run_bench.sh` installs Google Benchmark, libtorch and oneDNN from Debian if missing, builds
+`aclcpu_bench` (CMake option `ACLCPU_BENCH=ON`), waits for an idle machine, runs the benchmark once per
+thread count and writes this file (about 8 minutes on 2 cores). Everything below comes from that run.
+
+```sh
+bench/run_bench.sh                                   # the full run, rewrites bench/README.md
+ACLCPU_NUM_THREADS=2 build-bench/bench/aclcpu_bench --benchmark_filter='f32/contig/1M'   # by hand
+```
+
+The binary prints Google Benchmark's lines and then the table below for its thread count; the peers
+(libtorch, oneDNN) are optional at build time and reported as absent when missing.
+
+## What is measured
+
+One process per thread count (aclcpu reads `ACLCPU_NUM_THREADS` once per process; the roofline, PyTorch
+and oneDNN are set to the same count in that process). In each process, for every case, each
+implementation runs on **the same buffers** (aclrtMalloc'd, huge-page backed, random data with about 2/3
+of `self` inside the window), one implementation after the other:
+
+- **aclcpu API**: `aclnnHardsigmoidBackwardGetWorkspaceSize` + `aclnnHardsigmoidBackward` +
+  `aclrtSynchronizeStream` per call, on aclTensors created once. All ratios use this number.
+- **kernel alone**: aclcpu's kernel function (`SelectKernel(...)`, SIMD target chosen as the library does)
+  called directly on the buffers. Single-threaded by nature, whatever T says; not for the transposed
+  layout (its blocking lives in the executor).
+- **roofline / roofline NT**: STREAM-style `c = a + b` on unsigned integers of the case's element sizes,
+  so it moves the same bytes (two reads, one write), with ordinary or non-temporal stores. Highway SIMD,
+  one OpenMP fork-join per call from 32768 elements (1 thread below). Strided cases (marked `*`) are
+  compared with the contiguous roofline of the same size.
+- **PyTorch**: libtorch (Debian `libtorch-dev`) `at::hardsigmoid_backward_out` on `from_blob` tensors
+  with the same views (the out= variant: the functional one allocates a new output every call).
+- **oneDNN**: 2.6 has no hardsigmoid; `eltwise_clip_v2` backward (α=-3, β=3, the same strict window)
+  then `eltwise_linear` ×1/6 in place — exact window, 2 passes. Its corner-case numerics differ
+  (NaN/inf grads outside the window, -0, bf16 subnormals; `shared/reference/perf-baselines.md` §6).
+
+Each implementation's output is spot-checked (257 samples against the definition) before timing.
+Google Benchmark with `UseRealTime()`, `--benchmark_min_time=0.1 --benchmark_repetitions=5` by default;
+every number is the **median** of the repetitions, "cv" is their coefficient of variation.
+GB/s = useful bytes, (in1 + in2 + out element sizes) × N, over the median time (write-allocate traffic
+not counted). Each implementation starts after 20 ms idle, so another library's spinning workers
+(libgomp, aclcpu's pool) have gone to sleep. Google Benchmark's "Library was built as DEBUG" warning is
+about Debian's libbenchmark package; aclcpu and the benchmark are built Release.
+Flags passed to this run: {flags}.
+
+Cases: dtypes f32, f16, bf16 and mixed (f16 grad, f32 self → f32 out); contiguous at 1, 1K, 64K, 1M,
+16M, 64M elements; transposed (both inputs the transpose view of dense 4096×4096 buffers, dense out);
+step-2 (`[::2]` views of 2N-element inputs, dense out) at 64K, 1M, 16M only (left out: 1, 1K, 64M, to
+keep the run short).
+
+Implementations as this run reported them:
+{chr(10).join(implementations)}
+
+## Machine
+
+{machine(args.results, args.repo)}
+
+Absolute GB/s on this kind of VM drifts by 15-25% between runs; compare the ratios, which come from one
+process.
+
+## Results
+
+{table(cells, cases, threads)}
+
+Not measured:
+{absent_notes(cells)}
+
+## Targets
+
+{targets_preface(args.results)}A ratio is marked *disturbed* and not counted when the peer or roofline it divides by ran, on 2
+threads, below half its own 1-thread speed (a fork-join that waited for a descheduled thread).
+
+{Targets(cells, cases, threads).evaluate()}
+"""
+    with open(args.out, "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()

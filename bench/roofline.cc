@@ -1,0 +1,192 @@
+// aclcpu benchmark: the STREAM-style roofline. c[i] = a[i] + b[i] over unsigned
+// integers of the case's element sizes, so it moves exactly the bytes the
+// operator must (two reads, one write) with the cheapest possible arithmetic:
+// the cost of the memory traffic alone, measured in the same process. Two
+// variants: ordinary stores, and non-temporal stores (which skip the
+// read-for-ownership of out's lines and win beyond the last-level cache).
+//
+// Compiled by Highway for every SIMD target and dispatched at run time, like
+// aclcpu's kernels. Threads: one OpenMP fork-join per call, as a library call
+// would do, and none below kParallelGrain elements (as every library does,
+// because a fork-join costs ~1 us).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "bench/roofline.cc"
+// clang-format off
+#include "hwy/foreach_target.h"  // IWYU pragma: keep (must precede highway.h)
+// clang-format on
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "hwy/cache_control.h"
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclcpu_bench {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+template <class D, class V>
+HWY_INLINE hn::Vec<D> WidenTo(D d, V v) {
+  if constexpr (std::is_same_v<hn::TFromV<V>, hn::TFromD<D>>) {
+    return v;
+  } else {
+    return hn::PromoteTo(d, v);
+  }
+}
+
+// [begin, end) of c = a + b. With kStream, c + begin must be vector-aligned.
+template <typename A, typename B, typename C, bool kStream>
+HWY_INLINE void AddLoop(const void* a_raw, const void* b_raw, void* c_raw, size_t begin, size_t end) {
+  const A* HWY_RESTRICT a = static_cast<const A*>(a_raw);
+  const B* HWY_RESTRICT b = static_cast<const B*>(b_raw);
+  C* HWY_RESTRICT c = static_cast<C*>(c_raw);
+  const hn::ScalableTag<C> dc;
+  const hn::Rebind<A, decltype(dc)> da;
+  const hn::Rebind<B, decltype(dc)> db;
+  const size_t lanes = hn::Lanes(dc);
+  size_t i = begin;
+  for (; i + lanes <= end; i += lanes) {
+    const auto sum = hn::Add(WidenTo(dc, hn::LoadU(da, a + i)), WidenTo(dc, hn::LoadU(db, b + i)));
+    if constexpr (kStream) {
+      hn::Stream(sum, dc, c + i);
+    } else {
+      hn::StoreU(sum, dc, c + i);
+    }
+  }
+  for (; i < end; ++i) c[i] = static_cast<C>(C{a[i]} + C{b[i]});
+  if constexpr (kStream) hwy::FlushStream();
+}
+
+template <bool kStream>
+void AddRangeImpl(int a_size, int b_size, int c_size, const void* a, const void* b, void* c, size_t begin, size_t end) {
+  const int key = a_size * 100 + b_size * 10 + c_size;
+  switch (key) {
+    case 444:
+      return AddLoop<uint32_t, uint32_t, uint32_t, kStream>(a, b, c, begin, end);
+    case 222:
+      return AddLoop<uint16_t, uint16_t, uint16_t, kStream>(a, b, c, begin, end);
+    case 244:
+      return AddLoop<uint16_t, uint32_t, uint32_t, kStream>(a, b, c, begin, end);
+    case 424:
+      return AddLoop<uint32_t, uint16_t, uint32_t, kStream>(a, b, c, begin, end);
+    case 224:
+      return AddLoop<uint16_t, uint16_t, uint32_t, kStream>(a, b, c, begin, end);
+    default:
+      return;  // RooflineSupports() refuses every other combination
+  }
+}
+
+void AddRange(int a_size, int b_size, int c_size, const void* a, const void* b, void* c, size_t begin, size_t end) {
+  AddRangeImpl<false>(a_size, b_size, c_size, a, b, c, begin, end);
+}
+void AddRangeStream(int a_size, int b_size, int c_size, const void* a, const void* b, void* c, size_t begin,
+                    size_t end) {
+  AddRangeImpl<true>(a_size, b_size, c_size, a, b, c, begin, end);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace aclcpu_bench
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <omp.h>
+
+#include <algorithm>
+
+#include "acl/acl.h"
+#include "bench/runner.h"
+
+namespace aclcpu_bench {
+HWY_EXPORT(AddRange);
+HWY_EXPORT(AddRangeStream);
+
+namespace {
+
+// Below this many elements one thread does it all (torch uses the same grain).
+constexpr size_t kParallelGrain = 32768;
+// Chunk starts are multiples of this many elements, so non-temporal stores stay
+// vector-aligned in every thread.
+constexpr size_t kChunkAlign = 64;
+
+bool RooflineSupports(int a_size, int b_size, int c_size) {
+  const int key = a_size * 100 + b_size * 10 + c_size;
+  return key == 444 || key == 222 || key == 244 || key == 424 || key == 224;
+}
+
+class RooflineRunner : public Runner {
+ public:
+  RooflineRunner(const Case& c, const CaseBuffers& buffers, int threads, bool stream)
+      : a_size_(static_cast<int>(aclDataTypeSize(c.dtypes.grad))),
+        b_size_(static_cast<int>(aclDataTypeSize(c.dtypes.self))),
+        c_size_(static_cast<int>(aclDataTypeSize(c.dtypes.out))),
+        buffers_(buffers),
+        n_(static_cast<size_t>(c.n)),
+        threads_(threads),
+        stream_(stream) {}
+
+  void Run() override {
+    if (threads_ <= 1 || n_ < kParallelGrain) {
+      Part(0, n_);
+      return;
+    }
+#pragma omp parallel num_threads(threads_)
+    {
+      const size_t parts = static_cast<size_t>(omp_get_num_threads());
+      const size_t chunk = (n_ / parts + kChunkAlign - 1) / kChunkAlign * kChunkAlign;
+      const size_t begin = std::min(n_, chunk * static_cast<size_t>(omp_get_thread_num()));
+      Part(begin, std::min(n_, begin + chunk));
+    }
+  }
+
+ private:
+  void Part(size_t begin, size_t end) const {
+    if (stream_) {
+      HWY_DYNAMIC_DISPATCH(AddRangeStream)
+      (a_size_, b_size_, c_size_, buffers_.grad, buffers_.self, buffers_.out, begin, end);
+    } else {
+      HWY_DYNAMIC_DISPATCH(AddRange)(a_size_, b_size_, c_size_, buffers_.grad, buffers_.self, buffers_.out, begin, end);
+    }
+  }
+
+  int a_size_, b_size_, c_size_;
+  CaseBuffers buffers_;
+  size_t n_;
+  int threads_;
+  bool stream_;
+};
+
+std::unique_ptr<Runner> MakeRoofline(const Case& c, const CaseBuffers& buffers, int threads, bool stream,
+                                     std::string* why_not) {
+  if (c.layout != Layout::kContiguous) {
+    *why_not = "the roofline is contiguous; strided cases use the contiguous one of the same size";
+    return nullptr;
+  }
+  if (!RooflineSupports(aclDataTypeSize(c.dtypes.grad), aclDataTypeSize(c.dtypes.self),
+                        aclDataTypeSize(c.dtypes.out))) {
+    *why_not = "no roofline for these element sizes";
+    return nullptr;
+  }
+  return std::make_unique<RooflineRunner>(c, buffers, threads, stream);
+}
+
+}  // namespace
+
+std::string InitRoofline(int threads) {
+  return "roofline: c = a + b (same element sizes), OpenMP fork-join per call, " + std::to_string(threads) +
+         " thread(s) from " + std::to_string(kParallelGrain) + " elements, 1 below";
+}
+
+std::unique_ptr<Runner> MakeRooflineRunner(const Case& c, const CaseBuffers& buffers, int threads,
+                                           std::string* why_not) {
+  return MakeRoofline(c, buffers, threads, /*stream=*/false, why_not);
+}
+
+std::unique_ptr<Runner> MakeRooflineNtRunner(const Case& c, const CaseBuffers& buffers, int threads,
+                                             std::string* why_not) {
+  return MakeRoofline(c, buffers, threads, /*stream=*/true, why_not);
+}
+
+}  // namespace aclcpu_bench
+#endif  // HWY_ONCE
