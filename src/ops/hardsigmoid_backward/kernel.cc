@@ -13,18 +13,7 @@ using hardsigmoid_backward::F16;
 using hardsigmoid_backward::F32;
 using hardsigmoid_backward::F64;
 using hardsigmoid_backward::ScalarRun;
-
-// Calls pick(Tag{}) with the element type of a compute dtype (FLOAT, FLOAT16,
-// BF16); nullptr for any other dtype.
-template <typename Pick>
-HardsigmoidBackwardRunFn WithComputeType(aclDataType dtype, Pick pick) {
-  switch (dtype) {
-    case ACL_FLOAT: return pick(F32{});
-    case ACL_FLOAT16: return pick(F16{});
-    case ACL_BF16: return pick(Bf16{});
-    default: return nullptr;
-  }
-}
+using hardsigmoid_backward::WithComputeType;
 
 }  // namespace
 

@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "common/float16.h"
+#include "ops/hardsigmoid_backward/kernel.h"
 
 namespace aclcpu {
 namespace hardsigmoid_backward {
@@ -54,6 +55,18 @@ inline float HardsigmoidGrad(float grad, float self) {
 template <typename Promoted, typename Out>
 inline typename Out::Storage ToOut(float value) {
   return Out::Store(Promoted::Load(Promoted::Store(value)));
+}
+
+// Calls pick(Tag{}) with the element type of a compute dtype (FLOAT, FLOAT16,
+// BF16); nullptr for any other dtype. Kernel selection nests it per operand.
+template <typename Pick>
+HardsigmoidBackwardRunFn WithComputeType(aclDataType dtype, Pick pick) {
+  switch (dtype) {
+    case ACL_FLOAT: return pick(F32{});
+    case ACL_FLOAT16: return pick(F16{});
+    case ACL_BF16: return pick(Bf16{});
+    default: return nullptr;
+  }
 }
 
 template <typename Grad, typename Self, typename Promoted, typename Out>

@@ -180,16 +180,6 @@ void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64
   hwy::FlushStream();
 }
 
-template <typename Pick>
-HardsigmoidBackwardRunFn WithComputeType(aclDataType dtype, Pick pick) {
-  switch (dtype) {
-    case ACL_FLOAT: return pick(F32{});
-    case ACL_FLOAT16: return pick(F16{});
-    case ACL_BF16: return pick(Bf16{});
-    default: return nullptr;
-  }
-}
-
 HardsigmoidBackwardRunFn SelectVectorKernel(aclDataType grad, aclDataType self, aclDataType promoted,
                                             aclDataType out) {
   return WithComputeType(grad, [&](auto g) {
