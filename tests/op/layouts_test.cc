@@ -205,20 +205,21 @@ TEST(Layouts, LargeStridedViews) {
 }
 
 TEST(Layouts, ContiguousCountsAroundThreadSplitBoundaries) {
-  // Launches are split in pieces of at least 32768 elements: counts on either
-  // side of one, two and three pieces, odd counts that leave unequal pieces, and
-  // misaligned starts. The suite also runs with ACLCPU_NUM_THREADS=3 (CTest).
+  // Launches are split in pieces of at least 96K (98304) elements: counts on
+  // either side of two and three pieces, odd counts that leave unequal pieces,
+  // and misaligned starts; golden elements repeat to fill them. The suite also
+  // runs with ACLCPU_NUM_THREADS=3 (CTest), where three pieces happen.
   for (const char* name : {"exhaustive_f16", "exhaustive_bf16"}) {
     SCOPED_TRACE(name);
     const GoldenFile golden = GoldenFile::Load(name);
-    for (size_t count : {32767u, 32768u, 65535u, 65536u, 65537u, 98303u, 98305u, 131071u}) {
+    const std::vector<size_t> all = golden.AllIndices();
+    for (size_t count : {98303u, 98304u, 196607u, 196608u, 196609u, 294911u, 294913u}) {
       SCOPED_TRACE(count);
-      std::vector<size_t> indices = golden.AllIndices();
-      indices.resize(count);
-      EXPECT_TRUE(RunOnGoldenContiguous(golden, indices, {static_cast<int64_t>(count)}));
-      EXPECT_TRUE(RunOnGolden(golden, indices, Strided({static_cast<int64_t>(count)}, {1}, 1),
-                              Strided({static_cast<int64_t>(count)}, {1}, 3),
-                              Strided({static_cast<int64_t>(count)}, {1}, 5)));
+      std::vector<size_t> indices(count);
+      for (size_t i = 0; i < count; ++i) indices[i] = all[i % all.size()];
+      const int64_t n = static_cast<int64_t>(count);
+      EXPECT_TRUE(RunOnGoldenContiguous(golden, indices, {n}));
+      EXPECT_TRUE(RunOnGolden(golden, indices, Strided({n}, {1}, 1), Strided({n}, {1}, 3), Strided({n}, {1}, 5)));
     }
   }
 }
