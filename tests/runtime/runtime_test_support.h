@@ -11,33 +11,10 @@
 #include <string>
 
 #include "acl/acl.h"
+#include "gate.h"
 #include "runtime/services.h"
 
 namespace aclcpu_test {
-
-// A one-shot gate: Wait() blocks until Open(). Tasks wait on a gate to keep a
-// stream busy for exactly as long as a test needs.
-class Gate {
- public:
-  void Open() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    open_ = true;
-    changed_.notify_all();
-  }
-  void Wait() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [&] { return open_; });
-  }
-  bool IsOpen() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return open_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  bool open_ = false;
-};
 
 // A stream task that runs a function; counts its destructions so tests can see
 // that the stream deleted it.

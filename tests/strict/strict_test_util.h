@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "gate.h"
 #include "aclnn/acl_meta.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_hardsigmoid_backward.h"
@@ -42,24 +43,7 @@ inline std::string Hex(const void* address) {
   return text;
 }
 
-// A one-shot gate: Wait() blocks until Open().
-class Gate {
- public:
-  void Open() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    open_ = true;
-    changed_.notify_all();
-  }
-  void Wait() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [&] { return open_; });
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  bool open_ = false;
-};
+using aclcpu_test::Gate;
 
 class GateTask final : public aclcpu::Task {
  public:
