@@ -42,6 +42,8 @@ void ForEachInnerRun(const StridedLayout& layout, RunFn&& run) {
   int64_t offsets[kMaxLayoutOperands] = {};
   int64_t inner_strides[kMaxLayoutOperands] = {};
   if (layout.rank == 0) {
+    // A single element: unit strides, so kernels take their contiguous path.
+    for (int op = 0; op < layout.num_operands; ++op) inner_strides[op] = 1;
     run(offsets, int64_t{1}, inner_strides);
     return;
   }

@@ -1,18 +1,16 @@
 // aclcpu: executor lifetimes (one-shot or repeatable), address rebinding, and
 // the operator-independent part of phase 2.
 //
-// Every executor handed out is kept in a registry until it is retired, so that a
-// one-shot executor launched twice, or a destroyed one, is refused with a status
-// and a message instead of touching freed memory.
+// Every executor lives in a slot with a state word (meta/executor_slots.h), so
+// that a one-shot executor launched twice, or a destroyed one, is refused with a
+// status and a message instead of touching freed memory.
 #include "meta/executor.h"
 
-#include <deque>
-#include <mutex>
-#include <unordered_map>
-#include <unordered_set>
+#include <memory>
 
 #include "aclnn/opdev/op_errno.h"
 #include "common/error_report.h"
+#include "meta/executor_slots.h"
 #include "meta/tensor.h"
 #include "runtime/strict.h"
 
@@ -21,85 +19,34 @@ using aclcpu::ReportError;
 namespace aclcpu {
 namespace {
 
-// Strict mode keeps this many retired executors (spent or destroyed) before
-// freeing the oldest: until then their addresses cannot be reused by a new
-// executor, so a stale handle is refused with the reason instead of silently
-// running someone else's executor.
-constexpr size_t kExecutorQuarantine = 1024;
-
 constexpr const char* kSpentReason =
     "was already launched: a one-shot executor runs once (call aclSetAclOpExecutorRepeatable right after phase 1 "
     "to launch it again, or run phase 1 again)";
 constexpr const char* kDestroyedReason = "was destroyed by aclDestroyAclOpExecutor";
 
-class ExecutorRegistry {
- public:
-  static ExecutorRegistry& Get() {
-    static ExecutorRegistry* const registry = new ExecutorRegistry;  // never destroyed: used at exit
-    return *registry;
+// The status and message for a handle ExecutorSlots::Acquire refused.
+aclnnStatus RefuseNotLive(const aclOpExecutor* executor, const char* api, const char* reason) {
+  if (reason != nullptr) {
+    return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: executor %p %s.", api, static_cast<const void*>(executor),
+                       reason);
   }
+  return ReportError(ACLNN_ERR_PARAM_INVALID,
+                     "%s: executor %p is not live: a one-shot executor can be launched only once, and a destroyed "
+                     "executor cannot be used.",
+                     api, static_cast<const void*>(executor));
+}
 
-  void Adopt(aclOpExecutor* executor) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    live_.insert(executor);
-  }
-
-  // Runs `action(executor)` under the registry lock if the executor is live;
-  // otherwise records why `api` refused it and returns ACLNN_ERR_PARAM_INVALID.
-  template <typename Action>
-  aclnnStatus WithLive(aclOpExecutor* executor, const char* api, Action action) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (live_.count(executor) == 0) {
-      const auto retired = retired_reasons_.find(executor);
-      if (retired != retired_reasons_.end()) {
-        return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: executor %p %s.", api, static_cast<void*>(executor),
-                           retired->second);
-      }
-      return ReportError(ACLNN_ERR_PARAM_INVALID,
-                         "%s: executor %p is not live: a one-shot executor can be launched only once, "
-                         "and a destroyed executor cannot be used.",
-                         api, static_cast<void*>(executor));
-    }
-    return action(executor);
-  }
-
-  // Runs `action(executor)` under the registry lock if the executor is live;
-  // silently does nothing otherwise.
-  template <typename Action>
-  void IfLive(const aclOpExecutor* executor, Action action) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (live_.count(executor) != 0) action(executor);
-  }
-
-  // Removes a live executor and hands it to the caller. Only from inside a
-  // WithLive action, which holds the lock.
-  aclOpExecutor* EraseLocked(aclOpExecutor* executor) {
-    live_.erase(executor);
-    return executor;
-  }
-
-  // Frees a retired executor — in strict mode only once it leaves the
-  // quarantine, remembering meanwhile why it was retired.
-  void Dispose(std::unique_ptr<aclOpExecutor> executor, const char* reason) {
-    if (executor == nullptr || !StrictMode()) return;  // the default mode frees it right here
-    std::unique_ptr<aclOpExecutor> evicted;
-    std::lock_guard<std::mutex> lock(mutex_);
-    retired_reasons_[executor.get()] = reason;
-    quarantine_.push_back(std::move(executor));
-    if (quarantine_.size() > kExecutorQuarantine) {
-      evicted = std::move(quarantine_.front());
-      quarantine_.pop_front();
-      retired_reasons_.erase(evicted.get());
-    }
-  }
-
- private:
-  std::mutex mutex_;
-  std::unordered_set<const aclOpExecutor*> live_;
-  // Strict mode only.
-  std::deque<std::unique_ptr<aclOpExecutor>> quarantine_;
-  std::unordered_map<const aclOpExecutor*, const char*> retired_reasons_;
-};
+// Runs `action(executor)` with exclusive use of a live executor, which stays
+// live; otherwise records why `api` refused the handle.
+template <typename Action>
+aclnnStatus WithLive(aclOpExecutor* executor, const char* api, Action action) {
+  ExecutorSlots& slots = ExecutorSlots::Get();
+  const char* reason = nullptr;
+  if (!slots.Acquire(executor, &reason)) return RefuseNotLive(executor, api, reason);
+  const aclnnStatus status = action(executor);
+  slots.Release(executor);
+  return status;
+}
 
 // Strict mode: the workspace must be at least what phase 1 asked for and lie in
 // live device memory, as the NPU's kernels would write all of it.
@@ -131,28 +78,32 @@ aclnnStatus CheckWorkspace(const aclOpExecutor& e, void* workspace, uint64_t wor
                      state == kFreedDeviceMemory ? "it was freed by aclrtFree" : "aclrtMalloc did not return it");
 }
 
-void AdoptExecutor(aclOpExecutor* executor) { ExecutorRegistry::Get().Adopt(executor); }
+void* AllocateExecutor(size_t bytes) { return ExecutorSlots::Get().Allocate(bytes); }
+
+void AdoptExecutor(aclOpExecutor* executor) { ExecutorSlots::Get().Publish(executor); }
 
 aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream) {
   if (executor == nullptr) {
     return ReportError(ACLNN_ERR_PARAM_NULLPTR, "Phase 2: executor is null; pass the executor phase 1 returned.");
   }
-  ExecutorRegistry& registry = ExecutorRegistry::Get();
-  std::unique_ptr<aclOpExecutor> spent;  // a one-shot executor: any launch attempt uses it up
+  ExecutorSlots& slots = ExecutorSlots::Get();
+  const char* reason = nullptr;
+  if (!slots.Acquire(executor, &reason)) return RefuseNotLive(executor, "Phase 2", reason);
   std::unique_ptr<Task> task;
-  const aclnnStatus status = registry.WithLive(executor, "Phase 2", [&](aclOpExecutor* e) -> aclnnStatus {
-    if (!e->repeatable) spent.reset(registry.EraseLocked(e));
-    if (workspace_size > 0 && workspace == nullptr) {
-      return ReportError(ACLNN_ERR_PARAM_NULLPTR, "%s: workspace is null but workspaceSize is %llu.", e->op_name,
-                         static_cast<unsigned long long>(workspace_size));
-    }
-    if (StrictMode()) {
-      const aclnnStatus checked = CheckWorkspace(*e, workspace, workspace_size);
-      if (checked != ACLNN_SUCCESS) return checked;
-    }
-    return e->MakeLaunch(workspace, &task);
-  });
-  registry.Dispose(std::move(spent), kSpentReason);
+  aclnnStatus status = ACLNN_SUCCESS;
+  if (workspace_size > 0 && workspace == nullptr) {
+    status = ReportError(ACLNN_ERR_PARAM_NULLPTR, "%s: workspace is null but workspaceSize is %llu.",
+                         executor->op_name, static_cast<unsigned long long>(workspace_size));
+  } else if (StrictMode()) {
+    status = CheckWorkspace(*executor, workspace, workspace_size);
+  }
+  if (status == ACLNN_SUCCESS) status = executor->MakeLaunch(workspace, &task);
+  // A one-shot executor is used up by any launch attempt, as in CANN.
+  if (executor->repeatable) {
+    slots.Release(executor);
+  } else {
+    slots.Retire(executor, kSpentReason);
+  }
   if (status != ACLNN_SUCCESS || task == nullptr) return status;
 
   const char* name = task->Name();
@@ -173,7 +124,7 @@ aclnnStatus BindAddress(aclOpExecutor* executor, bool output, size_t index, aclT
     const aclnnStatus alive = CheckTensorAlive(tensor, api, "tensor");
     if (alive != ACLNN_SUCCESS) return alive;
   }
-  return ExecutorRegistry::Get().WithLive(executor, api, [&](aclOpExecutor* e) -> aclnnStatus {
+  return WithLive(executor, api, [&](aclOpExecutor* e) -> aclnnStatus {
     const size_t count = output ? e->num_outputs : e->num_inputs;
     if (index >= count) {
       return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: index %zu is out of range; %s has %zu %s.", api, index,
@@ -187,12 +138,12 @@ aclnnStatus BindAddress(aclOpExecutor* executor, bool output, size_t index, aclT
 
 aclnnStatus RefuseDynamicBinding(aclOpExecutor* executor, const char* api) {
   if (executor == nullptr) return ReportError(ACLNN_ERR_INNER_NULLPTR, "%s: executor is null.", api);
-  return ExecutorRegistry::Get().WithLive(executor, api, [api](aclOpExecutor* e) {
+  return WithLive(executor, api, [api](aclOpExecutor* e) {
     return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has no tensor-list operands.", api, e->op_name);
   });
 }
 
-constexpr MetaServices kMetaServices = {kMetaServicesAbi, &AdoptExecutor, &RunExecutor};
+constexpr MetaServices kMetaServices = {kMetaServicesAbi, &AllocateExecutor, &AdoptExecutor, &RunExecutor};
 
 }  // namespace
 }  // namespace aclcpu
@@ -207,7 +158,7 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
   if (executor == nullptr) {
     return ReportError(ACLNN_ERR_INNER_NULLPTR, "aclSetAclOpExecutorRepeatable: executor is null.");
   }
-  return aclcpu::ExecutorRegistry::Get().WithLive(executor, "aclSetAclOpExecutorRepeatable", [](aclOpExecutor* e) {
+  return aclcpu::WithLive(executor, "aclSetAclOpExecutorRepeatable", [](aclOpExecutor* e) {
     e->repeatable = true;
     return ACLNN_SUCCESS;
   });
@@ -215,15 +166,12 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
 
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
   if (executor == nullptr) return ReportError(ACLNN_ERR_INNER_NULLPTR, "aclDestroyAclOpExecutor: executor is null.");
-  aclcpu::ExecutorRegistry& registry = aclcpu::ExecutorRegistry::Get();
-  std::unique_ptr<aclOpExecutor> destroyed;
   // Launches already queued hold their own copy of what they need.
-  const aclnnStatus status = registry.WithLive(executor, "aclDestroyAclOpExecutor", [&](aclOpExecutor* e) {
-    destroyed.reset(registry.EraseLocked(e));
-    return ACLNN_SUCCESS;
-  });
-  registry.Dispose(std::move(destroyed), aclcpu::kDestroyedReason);
-  return status;
+  aclcpu::ExecutorSlots& slots = aclcpu::ExecutorSlots::Get();
+  const char* reason = nullptr;
+  if (!slots.Acquire(executor, &reason)) return aclcpu::RefuseNotLive(executor, "aclDestroyAclOpExecutor", reason);
+  slots.Retire(executor, aclcpu::kDestroyedReason);
+  return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
@@ -236,11 +184,16 @@ aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, 
 
 // Index over inputs first, then outputs.
 aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
-  // The executor is read only once the registry knows it is live: a stale
+  // The executor is read only once its slot says it is live: a stale
   // handle may point at freed memory.
   size_t num_inputs = 0;
   if (executor != nullptr) {
-    aclcpu::ExecutorRegistry::Get().IfLive(executor, [&](const aclOpExecutor* e) { num_inputs = e->num_inputs; });
+    aclcpu::ExecutorSlots& slots = aclcpu::ExecutorSlots::Get();
+    const char* reason = nullptr;
+    if (slots.Acquire(executor, &reason)) {
+      num_inputs = executor->num_inputs;
+      slots.Release(executor);
+    }
   }
   return index < num_inputs ? aclcpu::BindAddress(executor, false, index, tensor, addr, "aclSetTensorAddr")
                             : aclcpu::BindAddress(executor, true, index - num_inputs, tensor, addr,

@@ -40,11 +40,20 @@ struct aclOpExecutor {
 
 namespace aclcpu {
 
-constexpr uint32_t kMetaServicesAbi = 1;
+// The largest executor object an operator may define (its slot's size; see
+// meta/executor_slots.h).
+constexpr size_t kMaxExecutorBytes = 960;
+
+constexpr uint32_t kMetaServicesAbi = 2;
 
 // libnnopbase's service table for libopapi (see runtime/services.h for why).
 struct MetaServices {
   uint32_t abi_version;
+
+  // Memory for a new executor object of `bytes` (at most kMaxExecutorBytes), or
+  // nullptr when out of memory. The operator constructs its executor there and
+  // then adopts it; executors are never allocated with `new`.
+  void* (*allocate_executor)(size_t bytes);
 
   // Makes a new executor known, so that phase 2 and the executor API accept it.
   // Takes ownership.

@@ -1,6 +1,7 @@
 // aclcpu runtime: the context/stream registry and the context API.
 #include "runtime/context.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <unordered_map>
@@ -28,6 +29,24 @@ Registry& TheRegistry() {
 }
 
 thread_local std::weak_ptr<Context> current_context;
+
+// Bumped whenever a stream leaves the registry (stream or context destroyed),
+// so that a thread's cached resolution (below) is never used for a dead handle.
+std::atomic<uint64_t> stream_registry_epoch{0};
+
+// The calling thread's last stream resolution. A launch loop resolves the same
+// handle on every call; checking one atomic epoch instead of locking the
+// registry and copying a shared_ptr (three atomic read-modify-writes) is most of
+// the runtime's share of a tiny call. `current_context_changes` invalidates the
+// entry for the null handle (the current context's default stream).
+struct ResolvedStream {
+  const void* handle = nullptr;
+  uint64_t epoch = ~uint64_t{0};
+  uint64_t context_changes = 0;
+  std::shared_ptr<Stream> stream;  // keeps the stream alive while cached
+};
+thread_local ResolvedStream last_resolved;
+thread_local uint64_t current_context_changes = 0;
 
 }  // namespace
 
@@ -63,6 +82,7 @@ bool DestroyContext(const std::shared_ptr<Context>& context) {
     std::lock_guard<std::mutex> lock(registry.mutex);
     if (registry.contexts.erase(context.get()) == 0) return false;
     context->destroyed_.store(true, std::memory_order_release);
+    stream_registry_epoch.fetch_add(1, std::memory_order_acq_rel);
     for (auto it = registry.streams.begin(); it != registry.streams.end();) {
       if (it->second->context() == context.get()) {
         streams.push_back(std::move(it->second));
@@ -94,7 +114,10 @@ std::shared_ptr<Context> CurrentContext() {
   return context;
 }
 
-void SetCurrentContext(const std::shared_ptr<Context>& context) { current_context = context; }
+void SetCurrentContext(const std::shared_ptr<Context>& context) {
+  current_context = context;
+  ++current_context_changes;
+}
 
 std::shared_ptr<Stream> CreateStream(const std::shared_ptr<Context>& context) {
   auto stream = std::make_shared<Stream>(context.get(), context->device_id(), /*is_default=*/false);
@@ -118,6 +141,7 @@ std::shared_ptr<Stream> UnregisterStream(const void* handle) {
   if (it == registry.streams.end() || it->second->is_default()) return nullptr;
   std::shared_ptr<Stream> stream = std::move(it->second);
   registry.streams.erase(it);
+  stream_registry_epoch.fetch_add(1, std::memory_order_acq_rel);
   return stream;
 }
 
@@ -135,6 +159,27 @@ aclError ResolveStream(const char* call, const void* handle, std::shared_ptr<Str
   }
   *stream = FindStream(handle);
   if (*stream == nullptr) return FailWith(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %p is not a live stream", call, handle);
+  return ACL_SUCCESS;
+}
+
+aclError ResolveStreamCached(const char* call, const void* handle, Stream** stream) {
+  ResolvedStream& cached = last_resolved;
+  // Read before the lookup: a destruction racing with it bumps the epoch after,
+  // and the next call looks again.
+  const uint64_t epoch = stream_registry_epoch.load(std::memory_order_acquire);
+  if (cached.stream != nullptr && cached.handle == handle && cached.epoch == epoch &&
+      cached.context_changes == current_context_changes) {
+    *stream = cached.stream.get();
+    return ACL_SUCCESS;
+  }
+  std::shared_ptr<Stream> found;
+  const aclError status = ResolveStream(call, handle, &found);
+  if (status != ACL_SUCCESS) {
+    cached = ResolvedStream{};
+    return status;
+  }
+  cached = ResolvedStream{handle, epoch, current_context_changes, std::move(found)};
+  *stream = cached.stream.get();
   return ACL_SUCCESS;
 }
 

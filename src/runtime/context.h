@@ -77,6 +77,12 @@ std::shared_ptr<Stream> UnregisterStream(const void* handle);
 // message starting with `call`.
 aclError ResolveStream(const char* call, const void* handle, std::shared_ptr<Stream>* stream);
 
+// The same for hot paths (launch submission, synchronisation), without a
+// registry lock or shared_ptr copy when the calling thread resolved the same
+// handle last and no stream has been destroyed since. *stream stays valid until
+// the calling thread's next ResolveStreamCached call.
+aclError ResolveStreamCached(const char* call, const void* handle, Stream** stream);
+
 // Every live stream on the device, default streams included.
 std::vector<std::shared_ptr<Stream>> StreamsOfDevice(int32_t device_id);
 

@@ -109,6 +109,7 @@ class TrackedTask final : public Task {
   }
   const char* Name() const override { return inner_->Name(); }
   bool IsTiny() const override { return inner_->IsTiny(); }
+  bool RunsWhereSubmitted() const override { return inner_->RunsWhereSubmitted(); }
   size_t Accesses(MemoryAccess* accesses, size_t max) const override { return inner_->Accesses(accesses, max); }
 
  private:

@@ -24,13 +24,12 @@ aclError ServiceResolveStream(aclrtStream user_stream, void** stream) {
   return ACL_SUCCESS;
 }
 
-// One registry lookup per launch: the handle is resolved and the stream kept
-// alive (shared) while the task is queued.
+// One stream resolution per launch (usually the calling thread's cached one).
 aclError ServiceSubmit(aclrtStream user_stream, Task* task) {
   std::unique_ptr<Task> owned(task);
   if (owned == nullptr) return FailWith(ACL_ERROR_INVALID_PARAM, "submit: task is null");
-  std::shared_ptr<Stream> stream;
-  const aclError status = ResolveStream(owned->Name(), user_stream, &stream);
+  Stream* stream = nullptr;
+  const aclError status = ResolveStreamCached(owned->Name(), user_stream, &stream);
   if (status != ACL_SUCCESS) return status;
   const char* name = owned->Name();
   if (!stream->Submit(owned.release())) {

@@ -32,9 +32,18 @@ class Task {
   virtual void Run() = 0;
   // Name reported in diagnostics (e.g. "aclnnHardsigmoidBackward", "aclrtMemcpyAsync").
   virtual const char* Name() const = 0;
-  // True for work so small that running it on the submitting thread, when the
-  // stream has nothing queued or running, costs less than waking the stream's
-  // worker. Order and synchronisation semantics are the same either way.
+  // When the stream has nothing queued or running, a task may run on the
+  // submitting thread instead of the stream's worker; order and synchronisation
+  // semantics are the same either way.
+  //
+  // RunsWhereSubmitted: compute that should run on the submitting thread then:
+  // the thread would otherwise hand the work over (a wake-up of ~1 us) and spin
+  // in the synchronise call, a third runnable thread on a machine whose cores
+  // the launch's own threads already fill. Not in strict mode, whose race
+  // checks need the work still queued when the caller moves on.
+  virtual bool RunsWhereSubmitted() const { return false; }
+  // IsTiny: so short (well under a microsecond) that it also runs while holding
+  // the stream's lock, saving a second lock round-trip.
   virtual bool IsTiny() const { return false; }
   // Strict mode only: stores up to `max` device ranges the task touches in
   // `accesses` and returns how many it has in all. The default declares none.
@@ -55,7 +64,7 @@ struct DeviceRange {
 
 // Bumped whenever the layout or meaning of RuntimeServices changes; libraries of
 // different builds refuse each other with a clear message instead of misbehaving.
-constexpr uint32_t kRuntimeServicesAbi = 4;
+constexpr uint32_t kRuntimeServicesAbi = 5;
 
 struct RuntimeServices {
   uint32_t abi_version;

@@ -25,8 +25,8 @@ class Stream {
   Stream& operator=(const Stream&) = delete;
   ~Stream();  // Shuts down if that has not happened yet.
 
-  // Queues `task` (taking ownership) and returns at once; a tiny task (IsTiny)
-  // submitted while the stream is idle runs right here instead. Returns false
+  // Queues `task` (taking ownership) and returns at once; a task that asks for it
+  // (RunsWhereSubmitted, IsTiny) runs right here instead when the stream is idle. Returns false
   // (and deletes the task unrun) once the stream is shutting down.
   bool Submit(Task* task);
 
@@ -56,10 +56,10 @@ class Stream {
   std::deque<Task*> queue_;
   // Written under mutex_; atomic so that waiters can poll them without it.
   std::atomic<uint64_t> queued_{0};     // queue_.size()
-  uint64_t submitted_ = 0;               // tasks ever accepted
+  std::atomic<uint64_t> submitted_{0};  // tasks ever accepted
   std::atomic<uint64_t> completed_{0};  // tasks run (in order, so the first `completed_` ones)
   bool stopping_ = false;
-  bool running_inline_ = false;  // a tiny task is running on its submitter's thread
+  bool running_inline_ = false;  // a task runs on its submitter's thread, without the lock
   std::thread worker_;  // started on the first submission
   std::mutex shutdown_mutex_;  // serialises Shutdown callers around the join
 };

@@ -89,8 +89,8 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
-  std::shared_ptr<aclcpu::Stream> found;
-  const aclError status = aclcpu::ResolveStream("aclrtSynchronizeStream", stream, &found);
+  aclcpu::Stream* found = nullptr;
+  const aclError status = aclcpu::ResolveStreamCached("aclrtSynchronizeStream", stream, &found);
   if (status != ACL_SUCCESS) return status;
   found->WaitIdle();
   return ACL_SUCCESS;

@@ -6,7 +6,11 @@
 // the same inputs (the numerics themselves are checked by the op suite).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "api_test_util.h"
@@ -287,6 +291,84 @@ TEST_F(Phase2, DestroyedExecutorIsRefused) {
   EXPECT_NE(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   EXPECT_TRUE(AllBytesAre(operands.out.DownloadStorage(), kSentinelByte)) << "a destroyed executor wrote to out";
+}
+
+// The message says why a handle is refused, also outside strict mode (an
+// executor's slot remembers why its executor ended until the slot is reused).
+TEST_F(Phase2, SpentExecutorMessageSaysItWasAlreadyLaunched) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  ClearRecentErrMsgs();
+  EXPECT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(TakeRecentErrMsg().find("was already launched"), std::string::npos);
+}
+
+TEST_F(Phase2, DestroyedExecutorMessageSaysItWasDestroyed) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  ClearRecentErrMsgs();
+  Workspace workspace(workspace_size_);
+  EXPECT_EQ(aclnnHardsigmoidBackward(workspace.get(), workspace.size(), executor, stream_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(TakeRecentErrMsg().find("was destroyed by aclDestroyAclOpExecutor"), std::string::npos);
+}
+
+// A pointer phase 1 never returned — host memory, an unmapped address — is
+// refused by every executor entry point without being read.
+TEST_F(Phase2, PointerThatIsNoExecutorIsRefusedWithoutReadingIt) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  alignas(64) unsigned char host[1024] = {};
+  aclOpExecutor* const bogus[] = {reinterpret_cast<aclOpExecutor*>(host),
+                                  reinterpret_cast<aclOpExecutor*>(uintptr_t{0x40}),
+                                  reinterpret_cast<aclOpExecutor*>(~uintptr_t{0} - 4095)};
+  for (aclOpExecutor* executor : bogus) {
+    ClearRecentErrMsgs();
+    EXPECT_EQ(aclnnHardsigmoidBackward(nullptr, 0, executor, stream_), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_NE(TakeRecentErrMsg().find("is not live"), std::string::npos);
+    EXPECT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(aclSetInputTensorAddr(executor, 0, operands.grad_output.get(), operands.grad_output.device()),
+              ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(aclSetTensorAddr(executor, 2, operands.out.get(), operands.out.device()), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_ERR_PARAM_INVALID);
+  }
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_TRUE(AllBytesAre(operands.out.DownloadStorage(), kSentinelByte)) << "a refused call wrote to out";
+}
+
+// Threads sharing one repeatable executor (not something CANN promises to
+// support) are serialised on it: every launch runs with a consistent binding.
+TEST_F(Phase2, ConcurrentCallsOnOneRepeatableExecutorAreSerialised) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  const std::vector<uint8_t> expected = ReferenceStorage(operands.grad_output, operands.self, operands.out, stream_);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 3; ++t) {
+    threads.emplace_back([&] {
+      aclrtSetDevice(0);
+      aclrtStream stream = nullptr;
+      if (aclrtCreateStream(&stream) != ACL_SUCCESS) {
+        ++failures;
+        return;
+      }
+      for (int i = 0; i < 200; ++i) {
+        if (aclSetOutputTensorAddr(executor, 0, operands.out.get(), operands.out.device()) != ACLNN_SUCCESS ||
+            aclnnHardsigmoidBackward(nullptr, 0, executor, stream) != ACLNN_SUCCESS) {
+          ++failures;
+        }
+      }
+      if (aclrtSynchronizeStream(stream) != ACL_SUCCESS || aclrtDestroyStream(stream) != ACL_SUCCESS) ++failures;
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0) << TakeRecentErrMsg();
+  EXPECT_EQ(operands.out.DownloadStorage(), expected);
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
 }
 
 TEST_F(Phase2, NullExecutorForExecutorApiReturns561103) {

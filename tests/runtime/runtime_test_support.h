@@ -33,6 +33,21 @@ class FunctionTask final : public aclcpu::Task {
   int* destroyed_;
 };
 
+// A FunctionTask that asks to run on the submitting thread when its stream is
+// idle (as an operator launch does), optionally also as a tiny task.
+class SubmitterThreadTask final : public aclcpu::Task {
+ public:
+  SubmitterThreadTask(std::function<void()> body, bool tiny) : body_(std::move(body)), tiny_(tiny) {}
+  void Run() override { body_(); }
+  const char* Name() const override { return "SubmitterThreadTask"; }
+  bool RunsWhereSubmitted() const override { return true; }
+  bool IsTiny() const override { return tiny_; }
+
+ private:
+  std::function<void()> body_;
+  bool tiny_;
+};
+
 inline const aclcpu::RuntimeServices& Services() { return *aclcpuRuntimeServices(aclcpu::kRuntimeServicesAbi); }
 
 // True when the runtime runs in strict mode (ACLCPU_STRICT=1; the suite runs

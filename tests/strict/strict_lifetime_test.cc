@@ -4,6 +4,7 @@
 // synchronous copy racing with a pending launch — each reported at the faulty
 // call, with the state left intact.
 #include <memory>
+#include <new>
 
 #include "meta/executor.h"
 #include "strict_test_util.h"
@@ -175,7 +176,7 @@ class Workspace : public StrictTest {
  protected:
   aclnnStatus RunWith(uint64_t asked, void* workspace, uint64_t size) {
     const aclcpu::MetaServices* meta = aclcpuMetaServices(aclcpu::kMetaServicesAbi);
-    auto* executor = new WorkspaceExecutor(asked);
+    auto* executor = new (meta->allocate_executor(sizeof(WorkspaceExecutor))) WorkspaceExecutor(asked);
     meta->adopt_executor(executor);
     return meta->run_executor(workspace, size, executor, stream_);
   }

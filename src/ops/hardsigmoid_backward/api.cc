@@ -40,11 +40,13 @@ aclnnStatus aclnnHardsigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput
   status = BuildPlan(gradOutput, self, out, &plan);
   if (status != ACLNN_SUCCESS) return status;
 
-  Executor* created = new (std::nothrow) Executor(plan);
-  if (created == nullptr) {
+  static_assert(sizeof(Executor) <= aclcpu::kMaxExecutorBytes, "Executor must fit an executor slot");
+  void* memory = aclcpu::Meta().allocate_executor(sizeof(Executor));
+  if (memory == nullptr) {
     return aclcpu::ReportError(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of memory creating the executor.",
                                kPhase1Name);
   }
+  Executor* created = new (memory) Executor(plan);
   created->inputs[0] = gradOutput->data;
   created->inputs[1] = self->data;
   created->outputs[0] = out->data;

@@ -34,6 +34,7 @@ class Launch final : public Task {
   }
 
   const char* Name() const override { return kPhase2Name; }
+  bool RunsWhereSubmitted() const override { return true; }
   bool IsTiny() const override { return plan_.runs_inline; }
 
   // For strict mode: out is written, the inputs are read, each over its extent.

@@ -1,0 +1,214 @@
+#include "meta/executor_slots.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <new>
+#include <thread>
+
+#include "runtime/strict.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ACLCPU_EXECUTOR_SLOTS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ACLCPU_EXECUTOR_SLOTS_ASAN 1
+#endif
+#endif
+#ifdef ACLCPU_EXECUTOR_SLOTS_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/lsan_interface.h>
+#endif
+
+namespace aclcpu {
+namespace {
+
+constexpr size_t kSlotBytes = 1024;
+constexpr size_t kSlotHeaderBytes = kSlotBytes - kMaxExecutorBytes;
+// Address space only (PROT_NONE, MAP_NORESERVE) until used: room for a million
+// executors alive at once, committed 64 slots at a time.
+constexpr size_t kReservedBytes = size_t{1} << 30;
+constexpr uint64_t kCommitSlots = 64;
+
+// Strict mode keeps this many retired executors before freeing the oldest slot:
+// until then their handles cannot alias a new executor, so a stale handle is
+// refused with the reason instead of silently running someone else's executor.
+constexpr size_t kQuarantineSlots = 1024;
+
+std::mutex& CommitMutex() {
+  static std::mutex* const mutex = new std::mutex;
+  return *mutex;
+}
+
+struct Quarantine {
+  std::mutex mutex;
+  std::deque<void*> slots;  // oldest first
+};
+Quarantine& TheQuarantine() {
+  static Quarantine* const quarantine = new Quarantine;
+  return *quarantine;
+}
+
+}  // namespace
+
+struct ExecutorSlots::Slot {
+  std::atomic<SlotState> state;
+  std::atomic<uint32_t> next_free;             // free stack link: index + 1 of the next free slot, 0 = none
+  std::atomic<const char*> retired_reason;     // why the last executor here ended, kept until reuse
+  alignas(kSlotHeaderBytes) unsigned char object[kMaxExecutorBytes];
+};
+ExecutorSlots& ExecutorSlots::Get() {
+  static ExecutorSlots* const slots = new ExecutorSlots;  // never destroyed: handles may be used at exit
+  return *slots;
+}
+
+ExecutorSlots::ExecutorSlots() {
+  static_assert(sizeof(Slot) == kSlotBytes && offsetof(Slot, object) == kSlotHeaderBytes, "slot layout");
+  void* reserved = mmap(nullptr, kReservedBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (reserved == MAP_FAILED) return;  // every Allocate fails: phase 1 reports 561101
+  base_ = static_cast<char*>(reserved);
+  reserved_slots_ = kReservedBytes / kSlotBytes;
+#ifdef ACLCPU_EXECUTOR_SLOTS_ASAN
+  // Executors are reachable from their slots: LeakSanitizer must scan them
+  // (it skips the parts not yet readable).
+  __lsan_register_root_region(base_, kReservedBytes);
+#endif
+}
+
+ExecutorSlots::Slot* ExecutorSlots::SlotOf(const void* handle) const {
+  const uintptr_t address = reinterpret_cast<uintptr_t>(handle);
+  const uintptr_t base = reinterpret_cast<uintptr_t>(base_);
+  if (base_ == nullptr || address < base + kSlotHeaderBytes) return nullptr;
+  const uintptr_t offset = address - base - kSlotHeaderBytes;
+  if (offset % kSlotBytes != 0) return nullptr;
+  const uint64_t index = offset / kSlotBytes;
+  if (index >= committed_slots_.load(std::memory_order_acquire)) return nullptr;
+  return reinterpret_cast<Slot*>(base_ + index * kSlotBytes);
+}
+
+ExecutorSlots::Slot* ExecutorSlots::PopFree() {
+  uint64_t head = free_head_.load(std::memory_order_acquire);
+  for (;;) {
+    const uint32_t top = static_cast<uint32_t>(head);
+    if (top == 0) return nullptr;
+    Slot* slot = reinterpret_cast<Slot*>(base_ + (top - 1) * kSlotBytes);
+    // May read a link another thread is rewriting; the tag makes the CAS fail then.
+    const uint64_t next = slot->next_free.load(std::memory_order_relaxed);
+    const uint64_t popped = (((head >> 32) + 1) << 32) | next;
+    if (free_head_.compare_exchange_weak(head, popped, std::memory_order_acquire, std::memory_order_acquire)) {
+      return slot;
+    }
+  }
+}
+
+void ExecutorSlots::Free(Slot* slot) {
+#ifdef ACLCPU_EXECUTOR_SLOTS_ASAN
+  __asan_poison_memory_region(slot->object, kMaxExecutorBytes);
+#endif
+  slot->state.store(SlotState::kFree, std::memory_order_release);
+  const uint64_t index = static_cast<uint64_t>(reinterpret_cast<char*>(slot) - base_) / kSlotBytes;
+  uint64_t head = free_head_.load(std::memory_order_relaxed);
+  uint64_t pushed;
+  do {
+    slot->next_free.store(static_cast<uint32_t>(head), std::memory_order_relaxed);
+    pushed = (((head >> 32) + 1) << 32) | (index + 1);
+  } while (!free_head_.compare_exchange_weak(head, pushed, std::memory_order_release, std::memory_order_relaxed));
+}
+
+void* ExecutorSlots::Allocate(size_t bytes) {
+  if (bytes > kMaxExecutorBytes || base_ == nullptr) return nullptr;
+  Slot* slot = PopFree();
+  if (slot == nullptr) {
+    const uint64_t index = used_slots_.fetch_add(1, std::memory_order_relaxed);
+    if (index >= reserved_slots_) return nullptr;
+    if (index >= committed_slots_.load(std::memory_order_acquire)) {
+      std::lock_guard<std::mutex> lock(CommitMutex());
+      uint64_t committed = committed_slots_.load(std::memory_order_relaxed);
+      while (index >= committed) {
+        uint64_t count = std::min<uint64_t>(kCommitSlots, reserved_slots_ - committed);
+        if (mprotect(base_ + committed * kSlotBytes, count * kSlotBytes, PROT_READ | PROT_WRITE) != 0) {
+          return nullptr;  // this index is lost; later ones retry the commit
+        }
+        committed += count;
+        // Fresh pages are zero: every new slot starts kFree with no reason.
+        committed_slots_.store(committed, std::memory_order_release);
+      }
+    }
+    slot = reinterpret_cast<Slot*>(base_ + index * kSlotBytes);
+  }
+#ifdef ACLCPU_EXECUTOR_SLOTS_ASAN
+  __asan_unpoison_memory_region(slot->object, kMaxExecutorBytes);
+#endif
+  slot->retired_reason.store(nullptr, std::memory_order_relaxed);
+  slot->state.store(SlotState::kConstructing, std::memory_order_relaxed);
+  return slot->object;
+}
+
+void ExecutorSlots::Abandon(void* memory) {
+  Slot* slot = SlotOf(memory);
+  if (slot != nullptr) Free(slot);
+}
+
+void ExecutorSlots::Publish(aclOpExecutor* executor) {
+  Slot* slot = SlotOf(executor);
+  if (slot == nullptr) {
+    // An operator library built against another contract: nothing sane to do.
+    std::fprintf(stderr, "aclcpu: executor %p was not allocated by allocate_executor\n",
+                 static_cast<void*>(executor));
+    std::abort();
+  }
+  slot->state.store(SlotState::kLive, std::memory_order_release);
+}
+
+bool ExecutorSlots::Acquire(const aclOpExecutor* handle, const char** reason) {
+  *reason = nullptr;
+  Slot* slot = SlotOf(handle);
+  if (slot == nullptr) return false;
+  SlotState expected = SlotState::kLive;
+  while (!slot->state.compare_exchange_weak(expected, SlotState::kBusy, std::memory_order_acquire,
+                                            std::memory_order_relaxed)) {
+    if (expected == SlotState::kBusy) {
+      // Another thread is in a call on this executor (CANN executors are not
+      // meant to be shared; we serialise rather than race). Calls are short.
+      std::this_thread::yield();
+    } else if (expected != SlotState::kLive) {
+      if (expected != SlotState::kConstructing) *reason = slot->retired_reason.load(std::memory_order_relaxed);
+      return false;
+    }
+    expected = SlotState::kLive;
+  }
+  return true;
+}
+
+void ExecutorSlots::Release(aclOpExecutor* executor) {
+  SlotOf(executor)->state.store(SlotState::kLive, std::memory_order_release);
+}
+
+void ExecutorSlots::Retire(aclOpExecutor* executor, const char* reason) {
+  Slot* slot = SlotOf(executor);
+  executor->~aclOpExecutor();
+  slot->retired_reason.store(reason, std::memory_order_relaxed);
+  if (!StrictMode()) {
+    Free(slot);
+    return;
+  }
+  slot->state.store(SlotState::kRetired, std::memory_order_release);
+  Slot* evicted = nullptr;
+  {
+    Quarantine& quarantine = TheQuarantine();
+    std::lock_guard<std::mutex> lock(quarantine.mutex);
+    quarantine.slots.push_back(slot);
+    if (quarantine.slots.size() > kQuarantineSlots) {
+      evicted = static_cast<Slot*>(quarantine.slots.front());
+      quarantine.slots.pop_front();
+    }
+  }
+  if (evicted != nullptr) Free(evicted);
+}
+
+}  // namespace aclcpu
