@@ -8,11 +8,13 @@
 
 #include <deque>
 #include <mutex>
+#include <new>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "aclnn/opdev/op_errno.h"
 #include "common/error_report.h"
+#include "common/fault_injection.h"
 #include "meta/tensor.h"
 #include "runtime/strict.h"
 
@@ -39,9 +41,16 @@ class ExecutorRegistry {
     return *registry;
   }
 
-  void Adopt(aclOpExecutor* executor) {
+  // False if the registry entry cannot be allocated (nothing registered).
+  bool Adopt(aclOpExecutor* executor) {
     std::lock_guard<std::mutex> lock(mutex_);
-    live_.insert(executor);
+    try {
+      if (InjectFault(FaultSite::kExecutorRegister)) throw std::bad_alloc();
+      live_.insert(executor);
+    } catch (const std::bad_alloc&) {
+      return false;
+    }
+    return true;
   }
 
   // Runs `action(executor)` under the registry lock if the executor is live;
@@ -131,7 +140,12 @@ aclnnStatus CheckWorkspace(const aclOpExecutor& e, void* workspace, uint64_t wor
                      state == kFreedDeviceMemory ? "it was freed by aclrtFree" : "aclrtMalloc did not return it");
 }
 
-void AdoptExecutor(aclOpExecutor* executor) { ExecutorRegistry::Get().Adopt(executor); }
+aclnnStatus AdoptExecutor(aclOpExecutor* executor) {
+  if (ExecutorRegistry::Get().Adopt(executor)) return ACLNN_SUCCESS;
+  const char* op_name = executor->op_name;
+  delete executor;
+  return ReportError(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of memory registering the executor.", op_name);
+}
 
 aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream) {
   if (executor == nullptr) {

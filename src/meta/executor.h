@@ -40,15 +40,16 @@ struct aclOpExecutor {
 
 namespace aclcpu {
 
-constexpr uint32_t kMetaServicesAbi = 1;
+constexpr uint32_t kMetaServicesAbi = 2;
 
 // libnnopbase's service table for libopapi (see runtime/services.h for why).
 struct MetaServices {
   uint32_t abi_version;
 
   // Makes a new executor known, so that phase 2 and the executor API accept it.
-  // Takes ownership.
-  void (*adopt_executor)(aclOpExecutor* executor);
+  // Takes ownership. Returns ACLNN_SUCCESS, or ACLNN_ERR_INNER_CREATE_EXECUTOR
+  // (with a message) when memory runs out, having freed the executor.
+  aclnnStatus (*adopt_executor)(aclOpExecutor* executor);
 
   // The operator-independent phase 2: checks the executor and workspace, resolves
   // the stream, builds and queues the launch, and retires a one-shot executor.

@@ -8,6 +8,7 @@
 #ifndef ACLCPU_RUNTIME_SERVICES_H_
 #define ACLCPU_RUNTIME_SERVICES_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -55,7 +56,7 @@ struct DeviceRange {
 
 // Bumped whenever the layout or meaning of RuntimeServices changes; libraries of
 // different builds refuse each other with a clear message instead of misbehaving.
-constexpr uint32_t kRuntimeServicesAbi = 4;
+constexpr uint32_t kRuntimeServicesAbi = 5;
 
 struct RuntimeServices {
   uint32_t abi_version;
@@ -88,6 +89,14 @@ struct RuntimeServices {
   // allocation containing it in *allocation. Freed allocations are known only
   // in strict mode (and only while their addresses are kept in quarantine).
   DeviceAddressState (*find_allocation)(const void* address, DeviceRange* allocation);
+
+  // Fault injection (common/fault_injection.h). Non-zero while a fault is armed
+  // and has not fired: the libraries load it (relaxed) at every site and call
+  // fault_fires only when it is set, so a disarmed site costs no call.
+  const std::atomic<uint32_t>* fault_armed;
+  // Counts a pass through `site` (an aclcpu::FaultSite) and returns non-zero if
+  // it is the armed one (which then disarms).
+  int (*fault_fires)(int32_t site);
 };
 
 }  // namespace aclcpu

@@ -7,6 +7,7 @@
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_hardsigmoid_backward.h"
 #include "common/error_report.h"
+#include "common/fault_injection.h"
 #include "meta/tensor.h"
 #include "ops/hardsigmoid_backward/check.h"
 #include "ops/hardsigmoid_backward/executor.h"
@@ -40,7 +41,8 @@ aclnnStatus aclnnHardsigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput
   status = BuildPlan(gradOutput, self, out, &plan);
   if (status != ACLNN_SUCCESS) return status;
 
-  Executor* created = new (std::nothrow) Executor(plan);
+  Executor* created =
+      aclcpu::InjectFault(aclcpu::FaultSite::kExecutorCreate) ? nullptr : new (std::nothrow) Executor(plan);
   if (created == nullptr) {
     return aclcpu::ReportError(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of memory creating the executor.",
                                kPhase1Name);
@@ -48,7 +50,8 @@ aclnnStatus aclnnHardsigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput
   created->inputs[0] = gradOutput->data;
   created->inputs[1] = self->data;
   created->outputs[0] = out->data;
-  aclcpu::Meta().adopt_executor(created);
+  status = aclcpu::Meta().adopt_executor(created);  // on failure it has freed `created`
+  if (status != ACLNN_SUCCESS) return status;
   *workspaceSize = plan.workspace_size;
   *executor = created;
   return ACLNN_SUCCESS;
