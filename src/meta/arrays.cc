@@ -2,11 +2,13 @@
 // aclScalarList (CANN's acl_meta.h). This operator takes none of them, but
 // frameworks create and destroy them through the same library, so they are real.
 #include <cstring>
+#include <memory>
 #include <new>
 
 #include "aclnn/opdev/op_errno.h"
 #include "common/dtype.h"
 #include "common/error_report.h"
+#include "common/fault_injection.h"
 #include "meta/arrays.h"
 
 using aclcpu::ReportError;
@@ -23,9 +25,12 @@ Container* CreateArray(const Value* values, uint64_t size, const char* api) {
     return nullptr;
   }
   try {
-    Container* array = new Container;
+    // Owned until complete: a failing assign must not leak the container.
+    if (aclcpu::InjectFault(aclcpu::FaultSite::kArrayCreate)) throw std::bad_alloc();
+    auto array = std::make_unique<Container>();
+    if (aclcpu::InjectFault(aclcpu::FaultSite::kArrayCreate)) throw std::bad_alloc();
     array->values.assign(values, values + size);
-    return array;
+    return array.release();
   } catch (const std::exception&) {
     ReportError(ACLNN_ERR_INNER, "%s: cannot hold %llu values.", api, static_cast<unsigned long long>(size));
     return nullptr;
@@ -70,7 +75,8 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
                 aclcpu::DtypeName(dataType));
     return nullptr;
   }
-  aclScalar* scalar = new (std::nothrow) aclScalar{dataType, {}};
+  aclScalar* scalar =
+      aclcpu::InjectFault(aclcpu::FaultSite::kArrayCreate) ? nullptr : new (std::nothrow) aclScalar{dataType, {}};
   if (scalar == nullptr) {
     ReportError(ACLNN_ERR_INNER, "aclCreateScalar: out of memory.");
     return nullptr;

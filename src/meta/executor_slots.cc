@@ -11,6 +11,7 @@
 #include <new>
 #include <thread>
 
+#include "common/fault_injection.h"
 #include "runtime/strict.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -121,7 +122,7 @@ void ExecutorSlots::Free(Slot* slot) {
 }
 
 void* ExecutorSlots::Allocate(size_t bytes) {
-  if (bytes > kMaxExecutorBytes || base_ == nullptr) return nullptr;
+  if (bytes > kMaxExecutorBytes || base_ == nullptr || InjectFault(FaultSite::kExecutorCreate)) return nullptr;
   Slot* slot = PopFree();
   if (slot == nullptr) {
     const uint64_t index = used_slots_.fetch_add(1, std::memory_order_relaxed);

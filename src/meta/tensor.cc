@@ -10,6 +10,7 @@
 
 #include "aclnn/opdev/op_errno.h"
 #include "common/error_report.h"
+#include "common/fault_injection.h"
 #include "meta/tensor.h"
 #include "runtime/strict.h"
 
@@ -73,16 +74,25 @@ aclnnStatus Describe(aclTensor* tensor, const char* api, const int64_t* view_dim
     return ReportError(ACLNN_ERR_PARAM_NULLPTR, "%s: storageDims is null but storageDimsNum is %llu.", api,
                        static_cast<unsigned long long>(storage_dims_num));
   }
+  // Built aside and swapped in only once all three exist: a failure half-way
+  // must leave an aclInitTensor'ed tensor as it was.
+  std::vector<int64_t> new_view_dims;
+  std::vector<int64_t> new_strides;
+  std::vector<int64_t> new_storage_dims;
   try {
-    tensor->view_dims.assign(view_dims, view_dims + view_dims_num);
-    tensor->strides = stride != nullptr ? std::vector<int64_t>(stride, stride + view_dims_num)
-                                        : ContiguousStrides(view_dims, view_dims_num);
-    tensor->storage_dims.assign(storage_dims, storage_dims + storage_dims_num);
-  } catch (const std::exception&) {  // absurd dim counts: std::bad_alloc or std::length_error
+    if (InjectFault(FaultSite::kTensorCreate)) throw std::bad_alloc();
+    new_view_dims.assign(view_dims, view_dims + view_dims_num);
+    new_strides = stride != nullptr ? std::vector<int64_t>(stride, stride + view_dims_num)
+                                    : ContiguousStrides(view_dims, view_dims_num);
+    new_storage_dims.assign(storage_dims, storage_dims + storage_dims_num);
+  } catch (const std::exception&) {  // absurd dim counts or no memory: std::bad_alloc or std::length_error
     return ReportError(ACLNN_ERR_INNER, "%s: cannot hold %llu view dims and %llu storage dims.", api,
                        static_cast<unsigned long long>(view_dims_num),
                        static_cast<unsigned long long>(storage_dims_num));
   }
+  tensor->view_dims.swap(new_view_dims);
+  tensor->strides.swap(new_strides);
+  tensor->storage_dims.swap(new_storage_dims);
   tensor->dtype = dtype;
   tensor->format = format;
   tensor->offset = offset;
@@ -110,7 +120,7 @@ extern "C" {
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
                            const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
                            uint64_t storageDimsNum, void* tensorData) {
-  aclTensor* tensor = new (std::nothrow) aclTensor;
+  aclTensor* tensor = aclcpu::InjectFault(aclcpu::FaultSite::kTensorCreate) ? nullptr : new (std::nothrow) aclTensor;
   if (tensor == nullptr) {
     ReportError(ACLNN_ERR_INNER, "aclCreateTensor: out of memory.");
     return nullptr;

@@ -1,8 +1,11 @@
 #include "parallel/thread_pool.h"
 
+#include <cerrno>
 #include <cstdlib>
+#include <system_error>
 
 #include "common/env.h"
+#include "common/fault_injection.h"
 #include "common/spin_wait.h"
 
 namespace aclcpu {
@@ -29,8 +32,18 @@ ThreadPool& ThreadPool::Get() {
   return *pool;
 }
 
+// A worker that cannot be started (no thread, or no memory for its slot) is
+// not an error: the pool keeps the workers it has, and jobs are split over
+// fewer threads (Run clamps to num_threads()), with the same results.
 ThreadPool::ThreadPool(int num_threads) {
-  for (int i = 1; i < num_threads; ++i) workers_.emplace_back(&ThreadPool::WorkerLoop, this, i);
+  for (int i = 1; i < num_threads; ++i) {
+    try {
+      if (InjectFault(FaultSite::kThreadPoolStart)) throw std::system_error(EAGAIN, std::generic_category());
+      workers_.emplace_back(&ThreadPool::WorkerLoop, this, i);
+    } catch (const std::exception&) {  // std::system_error or std::bad_alloc
+      break;
+    }
+  }
 }
 
 ThreadPool::~ThreadPool() {
@@ -44,9 +57,11 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::RunErased(int parts, PartFn fn, const void* context) {
-  if (parts > num_threads()) parts = num_threads();
+  // Callers size `parts` from ConfiguredThreads(); the pool may have fewer
+  // threads (a worker failed to start), so a thread may run several parts.
+  const int threads = parts < num_threads() ? parts : num_threads();
   std::unique_lock<std::mutex> run_lock(run_mutex_, std::try_to_lock);
-  if (parts <= 1 || !run_lock.owns_lock()) {
+  if (threads <= 1 || !run_lock.owns_lock()) {
     for (int i = 0; i < parts; ++i) fn(context, i);
     return;
   }
@@ -55,11 +70,12 @@ void ThreadPool::RunErased(int parts, PartFn fn, const void* context) {
     job_fn_ = fn;
     job_context_ = context;
     job_parts_ = parts;
-    parts_left_.store(parts - 1, std::memory_order_relaxed);
+    job_threads_ = threads;
+    parts_left_.store(threads - 1, std::memory_order_relaxed);
     generation_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_all();
-  fn(context, 0);
+  for (int i = 0; i < parts; i += threads) fn(context, i);
   // The other parts are short (a launch split in equal pieces): spin.
   while (parts_left_.load(std::memory_order_acquire) != 0) CpuRelax();
 }
@@ -76,6 +92,7 @@ void ThreadPool::WorkerLoop(int worker_index) {
     PartFn fn;
     const void* context;
     int parts;
+    int threads;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (stopping_) return;
@@ -83,9 +100,10 @@ void ThreadPool::WorkerLoop(int worker_index) {
       fn = job_fn_;
       context = job_context_;
       parts = job_parts_;
+      threads = job_threads_;
     }
-    if (worker_index < parts) {
-      fn(context, worker_index);
+    if (worker_index < threads) {
+      for (int i = worker_index; i < parts; i += threads) fn(context, i);
       parts_left_.fetch_sub(1, std::memory_order_acq_rel);
     }
   }

@@ -34,9 +34,11 @@ class ThreadPool {
   int num_threads() const { return static_cast<int>(workers_.size()) + 1; }
 
   // Calls part(i) for every i in [0, parts) — part 0 on the calling thread, the
-  // others on workers — and returns when all have returned. parts is clamped to
-  // num_threads(). If another thread is using the pool, every part runs on the
-  // calling thread instead (same result, no waiting on each other).
+  // others on workers — and returns when all have returned. With more parts
+  // than num_threads() (the pool could not start every thread it was configured
+  // for), thread t runs parts t, t + num_threads(), ... If another thread is
+  // using the pool, every part runs on the calling thread instead (same result,
+  // no waiting on each other).
   template <typename Part>
   void Run(int parts, const Part& part) {
     RunErased(parts, [](const void* context, int index) { (*static_cast<const Part*>(context))(index); }, &part);
@@ -57,6 +59,7 @@ class ThreadPool {
   PartFn job_fn_ = nullptr;
   const void* job_context_ = nullptr;
   int job_parts_ = 0;
+  int job_threads_ = 0;  // threads taking parts, the caller included
   std::atomic<int> parts_left_{0};
   bool stopping_ = false;
 };

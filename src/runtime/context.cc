@@ -4,11 +4,14 @@
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
+#include <new>
 #include <unordered_map>
 
 #include "acl/acl.h"
 #include "common/env.h"
+#include "common/fault_injection.h"
 #include "runtime/error_store.h"
+#include "runtime/live_objects.h"
 
 namespace aclcpu {
 namespace {
@@ -66,13 +69,25 @@ int32_t DeviceCount() {
 }
 
 std::shared_ptr<Context> CreateContext(int32_t device_id, bool is_primary) {
-  auto context = std::make_shared<Context>(device_id, is_primary);
-  context->default_stream_ = std::make_shared<Stream>(context.get(), device_id, /*is_default=*/true);
-  Registry& registry = TheRegistry();
-  std::lock_guard<std::mutex> lock(registry.mutex);
-  registry.contexts.emplace(context.get(), context);
-  registry.streams.emplace(context->default_stream_.get(), context->default_stream_);
-  return context;
+  try {
+    if (InjectFault(FaultSite::kContextCreate)) throw std::bad_alloc();
+    auto context = std::make_shared<Context>(device_id, is_primary);
+    context->default_stream_ = std::make_shared<Stream>(context.get(), device_id, /*is_default=*/true);
+    Registry& registry = TheRegistry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    if (InjectFault(FaultSite::kContextCreate)) throw std::bad_alloc();
+    const auto placed = registry.contexts.emplace(context.get(), context).first;
+    try {
+      if (InjectFault(FaultSite::kContextCreate)) throw std::bad_alloc();
+      registry.streams.emplace(context->default_stream_.get(), context->default_stream_);
+    } catch (const std::bad_alloc&) {
+      registry.contexts.erase(placed);  // registered as a whole or not at all
+      throw;
+    }
+    return context;
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
 }
 
 bool DestroyContext(const std::shared_ptr<Context>& context) {
@@ -120,11 +135,23 @@ void SetCurrentContext(const std::shared_ptr<Context>& context) {
 }
 
 std::shared_ptr<Stream> CreateStream(const std::shared_ptr<Context>& context) {
-  auto stream = std::make_shared<Stream>(context.get(), context->device_id(), /*is_default=*/false);
+  try {
+    if (InjectFault(FaultSite::kStreamCreate)) throw std::bad_alloc();
+    auto stream = std::make_shared<Stream>(context.get(), context->device_id(), /*is_default=*/false);
+    Registry& registry = TheRegistry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    if (InjectFault(FaultSite::kStreamCreate)) throw std::bad_alloc();
+    registry.streams.emplace(stream.get(), stream);
+    return stream;
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+
+size_t LiveStreamCount() {
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  registry.streams.emplace(stream.get(), stream);
-  return stream;
+  return registry.streams.size();
 }
 
 std::shared_ptr<Stream> FindStream(const void* handle) {
@@ -205,6 +232,9 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
                             aclcpu::DeviceCount());
   }
   std::shared_ptr<aclcpu::Context> created = aclcpu::CreateContext(deviceId, /*is_primary=*/false);
+  if (created == nullptr) {
+    return aclcpu::FailWith(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtCreateContext: out of memory creating a context");
+  }
   aclcpu::SetCurrentContext(created);
   *context = created.get();
   return ACL_SUCCESS;

@@ -46,6 +46,7 @@ constexpr int32_t kMaxDeviceCount = 64;
 int32_t DeviceCount();
 
 // Creates and registers a context with its default stream.
+// nullptr (registering nothing) when memory runs out.
 std::shared_ptr<Context> CreateContext(int32_t device_id, bool is_primary);
 
 // Unregisters the context and every stream created in it, then waits for their
@@ -62,6 +63,7 @@ std::shared_ptr<Context> CurrentContext();
 void SetCurrentContext(const std::shared_ptr<Context>& context);
 
 // Creates and registers a stream in `context`.
+// nullptr (registering nothing) when memory runs out.
 std::shared_ptr<Stream> CreateStream(const std::shared_ptr<Context>& context);
 
 // The live stream with this handle (default streams included), or nullptr.

@@ -49,6 +49,10 @@ aclError aclrtSetDevice(int32_t deviceId) {
     std::lock_guard<std::mutex> lock(table.mutex);
     aclcpu::DeviceState& device = table.devices[deviceId];
     if (device.references == 0) device.primary = aclcpu::CreateContext(deviceId, /*is_primary=*/true);
+    if (device.primary == nullptr) {
+      return aclcpu::FailWith(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                              "aclrtSetDevice: out of memory creating device %d's context", deviceId);
+    }
     ++device.references;
     primary = device.primary;
   }

@@ -16,8 +16,10 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <new>
 
 #include "acl/acl_rt.h"
+#include "common/fault_injection.h"
 #include "runtime/strict.h"
 
 namespace aclcpu {
@@ -59,6 +61,7 @@ class HostDeviceAllocator final : public DeviceAllocator {
   aclError Allocate(size_t bytes, uint32_t policy, void** address) override {
     Block block{bytes, policy, 0};
     void* memory = nullptr;
+    if (InjectFault(FaultSite::kDeviceAllocate)) return ACL_ERROR_RT_MEMORY_ALLOCATION;  // as the system refusing
     if (WantsHugePages(policy) && bytes >= kHugePageSize && bytes <= SIZE_MAX - 2 * kHugePageSize) {
       const size_t length = RoundUp(bytes, kHugePageSize);
       memory = MapHugeAligned(length);
@@ -66,8 +69,16 @@ class HostDeviceAllocator final : public DeviceAllocator {
     }
     if (memory == nullptr && posix_memalign(&memory, kDeviceMemoryAlignment, bytes) != 0) memory = nullptr;
     if (memory == nullptr) return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    std::lock_guard<std::mutex> lock(mutex_);
-    blocks_.emplace(reinterpret_cast<uintptr_t>(memory), block);
+    // The registry entry can fail too (a map node): then the memory goes back
+    // rather than leaking, and the caller sees the same status.
+    try {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (InjectFault(FaultSite::kDeviceBookkeeping)) throw std::bad_alloc();
+      blocks_.emplace(reinterpret_cast<uintptr_t>(memory), block);
+    } catch (const std::bad_alloc&) {
+      Release(memory, block);
+      return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
     *address = memory;
     return ACL_SUCCESS;
   }
@@ -81,17 +92,18 @@ class HostDeviceAllocator final : public DeviceAllocator {
       block = it->second;
       blocks_.erase(it);
     }
-    if (block.mapped_length != 0) {
-      munmap(address, block.mapped_length);
-    } else {
-      std::free(address);
-    }
+    Release(address, block);
     return ACL_SUCCESS;
   }
 
   // Device addresses are host addresses: only a null pointer is unusable. No
   // registry lookup, as this runs for every operand of every launch.
   void* ToHost(const void* address, size_t /*bytes*/) override { return const_cast<void*>(address); }
+
+  size_t LiveCount() override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return blocks_.size();
+  }
 
   bool Find(const void* address, DeviceAllocation* allocation) override {
     const uintptr_t key = reinterpret_cast<uintptr_t>(address);
@@ -110,6 +122,14 @@ class HostDeviceAllocator final : public DeviceAllocator {
     uint32_t policy;
     size_t mapped_length;  // non-zero: an mmap'ed block of this length
   };
+
+  static void Release(void* memory, const Block& block) {
+    if (block.mapped_length != 0) {
+      munmap(memory, block.mapped_length);
+    } else {
+      std::free(memory);
+    }
+  }
 
   std::mutex mutex_;
   std::map<uintptr_t, Block> blocks_;  // by base address, ordered for Find

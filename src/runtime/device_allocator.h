@@ -42,6 +42,10 @@ class DeviceAllocator {
   // Called on every access, so it must be cheap.
   virtual void* ToHost(const void* address, size_t bytes) = 0;
 
+  // Live allocations (for aclcpuLiveObjectCount: tests check that a failed
+  // call left none behind).
+  virtual size_t LiveCount() = 0;
+
   // The live allocation that contains `address`, if any.
   virtual bool Find(const void* address, DeviceAllocation* allocation) = 0;
 

@@ -9,11 +9,13 @@
 #include <cstdarg>
 #include <cstdio>
 #include <deque>
+#include <new>
 #include <string>
 
 #include "acl/acl.h"
 #include "common/env.h"
 #include "common/error_report.h"
+#include "common/fault_injection.h"
 #include "runtime/strict.h"
 
 namespace aclcpu {
@@ -27,7 +29,16 @@ struct ThreadErrorState {
   std::deque<std::string> messages;  // oldest first
   std::string handed_out;            // what the last aclGetRecentErrMsg returned
   aclError last_runtime_error = ACL_SUCCESS;
+  // Messages that could not be stored for lack of memory. Recording a message
+  // must never fail the call that reports it (nor throw through the C API), so
+  // such a message is counted and aclGetRecentErrMsg says it was lost.
+  size_t lost = 0;
 };
+
+// What aclGetRecentErrMsg returns when messages were lost and no memory is
+// left to say more: fixed text, no allocation.
+constexpr const char* kLostMessages =
+    "EE9999: aclcpu: error message(s) were lost: out of memory recording them";
 
 ThreadErrorState& ThisThread() {
   thread_local ThreadErrorState state;
@@ -43,23 +54,40 @@ void StoreErrorMessage(const char* message) {
   if (Verbose() || StrictMode()) std::fprintf(stderr, "aclcpu: %s\n", message);
   ThreadErrorState& state = ThisThread();
   if (state.messages.size() == kMaxMessagesPerThread) state.messages.pop_front();
-  state.messages.emplace_back(message);
+  try {
+    if (InjectFault(FaultSite::kErrorStore)) throw std::bad_alloc();
+    state.messages.emplace_back(message);
+  } catch (const std::bad_alloc&) {  // std::string or a deque node
+    ++state.lost;
+  }
 }
 
 const char* TakeRecentErrorMessages() {
   ThreadErrorState& state = ThisThread();
-  if (state.messages.empty()) {
+  if (state.messages.empty() && state.lost == 0) {
     state.handed_out.clear();
     return nullptr;
   }
-  std::string joined;
-  for (auto it = state.messages.rbegin(); it != state.messages.rend(); ++it) {
-    if (!joined.empty()) joined += '\n';
-    joined += *it;
+  const size_t lost = state.lost;
+  state.lost = 0;
+  try {
+    std::string joined;
+    if (lost > 0) {
+      joined = kLostMessages;
+      joined += " (" + std::to_string(lost) + ")";
+    }
+    for (auto it = state.messages.rbegin(); it != state.messages.rend(); ++it) {
+      if (!joined.empty()) joined += '\n';
+      joined += *it;
+    }
+    state.messages.clear();
+    state.handed_out = std::move(joined);
+    return state.handed_out.c_str();
+  } catch (const std::bad_alloc&) {
+    // No memory to join them: hand out the fixed text and drop the messages.
+    state.messages.clear();
+    return kLostMessages;
   }
-  state.messages.clear();
-  state.handed_out = std::move(joined);
-  return state.handed_out.c_str();
 }
 
 void SetLastRuntimeError(aclError code) {

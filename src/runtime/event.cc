@@ -3,8 +3,12 @@
 #include "runtime/event.h"
 
 #include <algorithm>
+#include <new>
 #include <unordered_map>
 #include <utility>
+
+#include "common/fault_injection.h"
+#include "runtime/live_objects.h"
 
 namespace aclcpu {
 namespace {
@@ -58,6 +62,12 @@ EventRegistry& Registry() {
   return *registry;
 }
 
+// nullptr when memory runs out.
+Task* MakeTask(EventTask::Kind kind, std::shared_ptr<Event> event, uint64_t generation) {
+  if (InjectFault(FaultSite::kEventTask)) return nullptr;
+  return new (std::nothrow) EventTask(kind, std::move(event), generation);
+}
+
 }  // namespace
 
 uint64_t Event::BeginRecord() {
@@ -103,23 +113,35 @@ Event::Snapshot Event::Query() {
 }
 
 Task* Event::MakeRecordTask(std::shared_ptr<Event> event, uint64_t generation) {
-  return new EventTask(EventTask::Kind::kRecord, std::move(event), generation);
+  return MakeTask(EventTask::Kind::kRecord, std::move(event), generation);
 }
 
 Task* Event::MakeWaitTask(std::shared_ptr<Event> event, uint64_t generation) {
-  return new EventTask(EventTask::Kind::kWait, std::move(event), generation);
+  return MakeTask(EventTask::Kind::kWait, std::move(event), generation);
 }
 
 Task* Event::MakeResetTask(std::shared_ptr<Event> event, uint64_t generation) {
-  return new EventTask(EventTask::Kind::kReset, std::move(event), generation);
+  return MakeTask(EventTask::Kind::kReset, std::move(event), generation);
 }
 
 std::shared_ptr<Event> RegisterEvent(uint32_t flags) {
-  auto event = std::make_shared<Event>(flags);
+  try {
+    if (InjectFault(FaultSite::kEventCreate)) throw std::bad_alloc();
+    auto event = std::make_shared<Event>(flags);
+    EventRegistry& registry = Registry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    if (InjectFault(FaultSite::kEventCreate)) throw std::bad_alloc();
+    registry.events.emplace(event.get(), event);
+    return event;
+  } catch (const std::bad_alloc&) {  // the event, or its registry entry (then the event is released)
+    return nullptr;
+  }
+}
+
+size_t LiveEventCount() {
   EventRegistry& registry = Registry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  registry.events.emplace(event.get(), event);
-  return event;
+  return registry.events.size();
 }
 
 std::shared_ptr<Event> FindEvent(const void* handle) {

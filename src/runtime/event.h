@@ -51,6 +51,7 @@ class Event {
   Snapshot Query();
 
   // Tasks that a stream runs for this event; they keep the event alive.
+  // nullptr when memory runs out.
   static Task* MakeRecordTask(std::shared_ptr<Event> event, uint64_t generation);
   static Task* MakeWaitTask(std::shared_ptr<Event> event, uint64_t generation);
   static Task* MakeResetTask(std::shared_ptr<Event> event, uint64_t generation);
@@ -67,7 +68,8 @@ class Event {
   Clock::time_point completed_time_{};
 };
 
-// The registry of live event handles.
+// The registry of live event handles. RegisterEvent returns nullptr (having
+// registered nothing) when memory runs out.
 std::shared_ptr<Event> RegisterEvent(uint32_t flags);
 std::shared_ptr<Event> FindEvent(const void* handle);
 std::shared_ptr<Event> UnregisterEvent(const void* handle);

@@ -28,7 +28,9 @@ aclError CreateEvent(const char* call, aclrtEvent* event, uint32_t flags) {
                     "ACL_EVENT_TIME_LINE and ACL_EVENT_EXTERNAL",
                     call, flags);
   }
-  *event = RegisterEvent(flags).get();
+  const std::shared_ptr<Event> created = RegisterEvent(flags);
+  if (created == nullptr) return FailWith(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory creating the event", call);
+  *event = created.get();
   return ACL_SUCCESS;
 }
 
@@ -43,11 +45,14 @@ aclError LookUpEvent(const char* call, const char* argument, aclrtEvent handle, 
   return ACL_SUCCESS;
 }
 
+// `task` is nullptr when it could not be allocated.
 aclError SubmitOrFail(const char* call, const std::shared_ptr<Stream>& stream, Task* task) {
-  if (!stream->Submit(task)) {
-    return FailWith(ACL_ERROR_RT_PARAM_INVALID, "%s: the stream was destroyed by another thread", call);
+  if (task == nullptr) return FailWith(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory creating the task", call);
+  const aclError submitted = stream->Submit(task);
+  if (submitted == ACL_ERROR_RT_PARAM_INVALID) {
+    return FailWith(submitted, "%s: the stream was destroyed by another thread", call);
   }
-  return ACL_SUCCESS;
+  return submitted;  // a failure to queue has been reported by the stream
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <memory>
+#include <new>
 
 #include "acl/acl.h"
 #include "runtime/context.h"
@@ -205,13 +206,15 @@ class FillTask final : public Task {
 
 aclError SubmitTo(const char* call, aclrtStream stream, Task* task) {
   std::unique_ptr<Task> owned(task);
+  if (owned == nullptr) return FailWith(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory creating the task", call);
   std::shared_ptr<Stream> target;
   const aclError status = ResolveStream(call, stream, &target);
   if (status != ACL_SUCCESS) return status;
-  if (!target->Submit(owned.release())) {
-    return FailWith(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %p was destroyed by another thread", call, stream);
+  const aclError submitted = target->Submit(owned.release());
+  if (submitted == ACL_ERROR_RT_PARAM_INVALID) {
+    return FailWith(submitted, "%s: stream %p was destroyed by another thread", call, stream);
   }
-  return ACL_SUCCESS;
+  return submitted;  // a failure to queue has been reported by the stream
 }
 
 }  // namespace
@@ -233,7 +236,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
   aclcpu::CopyArguments copy;
   const aclError status = aclcpu::PrepareCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind, &copy);
   if (status != ACL_SUCCESS) return status;
-  return aclcpu::SubmitTo("aclrtMemcpyAsync", stream, new aclcpu::CopyTask(copy));
+  return aclcpu::SubmitTo("aclrtMemcpyAsync", stream, new (std::nothrow) aclcpu::CopyTask(copy));
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
@@ -251,7 +254,7 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
   aclcpu::FillArguments fill;
   const aclError status = aclcpu::PrepareFill("aclrtMemsetAsync", devPtr, maxCount, value, count, &fill);
   if (status != ACL_SUCCESS) return status;
-  return aclcpu::SubmitTo("aclrtMemsetAsync", stream, new aclcpu::FillTask(fill));
+  return aclcpu::SubmitTo("aclrtMemsetAsync", stream, new (std::nothrow) aclcpu::FillTask(fill));
 }
 
 }  // extern "C"

@@ -5,11 +5,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <unordered_map>
 
 #include "acl/acl.h"
+#include "common/fault_injection.h"
 #include "runtime/device_allocator.h"
 #include "runtime/error_store.h"
+#include "runtime/live_objects.h"
 #include "runtime/pending_work.h"
 #include "runtime/strict.h"
 
@@ -116,6 +119,13 @@ size_t MemAvailableBytes() {
 }
 
 }  // namespace
+
+size_t LiveHostAllocationCount() {
+  HostAllocations& allocations = TheHostAllocations();
+  std::lock_guard<std::mutex> lock(allocations.mutex);
+  return allocations.sizes.size();
+}
+
 }  // namespace aclcpu
 
 extern "C" {
@@ -148,13 +158,23 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
   if (hostPtr == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: hostPtr is null");
   if (size == 0) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size is 0; it must be greater than 0");
   void* memory = nullptr;
-  if (posix_memalign(&memory, aclcpu::kDeviceMemoryAlignment, size) != 0) {
+  if (aclcpu::InjectFault(aclcpu::FaultSite::kHostAllocate) ||
+      posix_memalign(&memory, aclcpu::kDeviceMemoryAlignment, size) != 0) {
     return aclcpu::FailWith(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocHost: cannot allocate %zu bytes of host memory",
                             size);
   }
-  aclcpu::HostAllocations& allocations = aclcpu::TheHostAllocations();
-  std::lock_guard<std::mutex> lock(allocations.mutex);
-  allocations.sizes.emplace(memory, size);
+  // The registry entry (a hash node) can fail too: give the memory back.
+  try {
+    aclcpu::HostAllocations& allocations = aclcpu::TheHostAllocations();
+    std::lock_guard<std::mutex> lock(allocations.mutex);
+    if (aclcpu::InjectFault(aclcpu::FaultSite::kHostBookkeeping)) throw std::bad_alloc();
+    allocations.sizes.emplace(memory, size);
+  } catch (const std::bad_alloc&) {
+    std::free(memory);
+    return aclcpu::FailWith(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                            "aclrtMallocHost: out of memory registering %zu bytes of host memory (nothing allocated)",
+                            size);
+  }
   *hostPtr = memory;
   return ACL_SUCCESS;
 }

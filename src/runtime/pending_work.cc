@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -125,17 +126,27 @@ int ReadStrictFlag() {
 }
 
 Task* TrackPendingTask(const void* stream, Task* task) {
-  PendingTask pending{stream, task->Name(), {}};
-  MemoryAccess batch[kAccessesAtOnce];
-  const size_t total = task->Accesses(batch, kAccessesAtOnce);
-  if (total > kAccessesAtOnce) {
-    pending.accesses.resize(total);
-    task->Accesses(pending.accesses.data(), total);
-  } else {
-    pending.accesses.assign(batch, batch + total);
+  uint64_t ticket = 0;
+  try {
+    PendingTask pending{stream, task->Name(), {}};
+    MemoryAccess batch[kAccessesAtOnce];
+    const size_t total = task->Accesses(batch, kAccessesAtOnce);
+    if (total > kAccessesAtOnce) {
+      pending.accesses.resize(total);
+      task->Accesses(pending.accesses.data(), total);
+    } else {
+      pending.accesses.assign(batch, batch + total);
+    }
+    ticket = PendingRegistry::Get().Add(std::move(pending));
+  } catch (const std::bad_alloc&) {
+    return task;  // out of memory: the task runs untracked (strict checks miss it) rather than fail
   }
-  const uint64_t ticket = PendingRegistry::Get().Add(std::move(pending));
-  return new TrackedTask(task, ticket);
+  Task* tracked = new (std::nothrow) TrackedTask(task, ticket);
+  if (tracked == nullptr) {
+    PendingRegistry::Get().Remove(ticket);
+    return task;
+  }
+  return tracked;
 }
 
 bool FindPendingUse(const void* address, size_t bytes, bool writes_only, PendingUse* use) {

@@ -8,6 +8,7 @@
 #include "runtime/context.h"
 #include "runtime/device_allocator.h"
 #include "runtime/error_store.h"
+#include "runtime/fault_injection.h"
 #include "runtime/pending_work.h"
 
 namespace aclcpu {
@@ -32,10 +33,11 @@ aclError ServiceSubmit(aclrtStream user_stream, Task* task) {
   const aclError status = ResolveStreamCached(owned->Name(), user_stream, &stream);
   if (status != ACL_SUCCESS) return status;
   const char* name = owned->Name();
-  if (!stream->Submit(owned.release())) {
-    return FailWith(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %p is being destroyed", name, user_stream);
+  const aclError submitted = stream->Submit(owned.release());
+  if (submitted == ACL_ERROR_RT_PARAM_INVALID) {
+    return FailWith(submitted, "%s: stream %p is being destroyed", name, user_stream);
   }
-  return ACL_SUCCESS;
+  return submitted;  // a failure to queue has been reported by the stream
 }
 
 void* ServiceDeviceToHost(const void* address, size_t bytes, const char* what) {
@@ -60,7 +62,7 @@ DeviceAddressState ServiceFindAllocation(const void* address, DeviceRange* range
 
 const RuntimeServices kServices = {
     kRuntimeServicesAbi, &RecordError,    &ServiceResolveStream, &ServiceSubmit, &ServiceDeviceToHost,
-    &ReadStrictFlag,     &ServiceFindAllocation,
+    &ReadStrictFlag,     &ServiceFindAllocation, &g_fault_armed, &FaultFires,
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #ifndef ACLCPU_RUNTIME_SERVICES_H_
 #define ACLCPU_RUNTIME_SERVICES_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -97,6 +98,14 @@ struct RuntimeServices {
   // allocation containing it in *allocation. Freed allocations are known only
   // in strict mode (and only while their addresses are kept in quarantine).
   DeviceAddressState (*find_allocation)(const void* address, DeviceRange* allocation);
+
+  // Fault injection (common/fault_injection.h). Non-zero while a fault is armed
+  // and has not fired: the libraries load it (relaxed) at every site and call
+  // fault_fires only when it is set, so a disarmed site costs no call.
+  const std::atomic<uint32_t>* fault_armed;
+  // Counts a pass through `site` (an aclcpu::FaultSite) and returns non-zero if
+  // it is the armed one (which then disarms).
+  int (*fault_fires)(int32_t site);
 };
 
 }  // namespace aclcpu

@@ -5,11 +5,16 @@
 // waits exactly for the work submitted before it, not for later submissions.
 #include "runtime/stream.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <new>
+#include <system_error>
 
 #include "common/error_report.h"
+#include "common/fault_injection.h"
 #include "common/spin_wait.h"
+#include "runtime/error_store.h"
 #include "runtime/pending_work.h"
 #include "runtime/strict.h"
 
@@ -20,30 +25,32 @@ Stream::Stream(const Context* context, int32_t device_id, bool is_default)
 
 Stream::~Stream() { Shutdown(); }
 
-bool Stream::Submit(Task* task) {
+aclError Stream::Submit(Task* task) {
   // Strict mode tracks the task (and the device ranges it uses) until it has run.
   if (StrictMode()) task = TrackPendingTask(this, task);
   std::unique_lock<std::mutex> lock(mutex_);
   if (stopping_) {
     lock.unlock();
     delete task;
-    return false;
+    return ACL_ERROR_RT_PARAM_INVALID;
   }
+  // Counted (published to lock-free waiters) only once it is sure to run.
   const uint64_t position = submitted_.load(std::memory_order_relaxed) + 1;
-  submitted_.store(position, std::memory_order_release);
   const bool idle = completed_.load(std::memory_order_relaxed) + 1 == position;
   if (idle && task->IsTiny()) {
     // Keep the lock while it runs: it keeps the worker and other submitters
     // out meanwhile, so later work still runs after it, in order, and a tiny
     // launch pays one lock round-trip instead of two.
+    submitted_.store(position, std::memory_order_release);
     RunTask(task);
     completed_.store(position, std::memory_order_release);
     work_done_.notify_all();
-    return true;
+    return ACL_SUCCESS;
   }
   if (idle && task->RunsWhereSubmitted() && !StrictMode()) {
     // Until it finishes the worker leaves the queue alone, so later submissions
     // still run after it, in order.
+    submitted_.store(position, std::memory_order_release);
     running_inline_ = true;
     lock.unlock();
     RunTask(task);
@@ -52,14 +59,34 @@ bool Stream::Submit(Task* task) {
     completed_.store(position, std::memory_order_release);
     work_done_.notify_all();
     if (!queue_.empty()) work_available_.notify_one();
-    return true;
+    return ACL_SUCCESS;
   }
-  queue_.push_back(task);
+  // Either failure below (no thread, no memory for the queue entry) leaves
+  // the task uncounted and deleted unrun, and the stream as it was.
+  auto refuse = [&](aclError status, const char* why) {
+    lock.unlock();
+    const char* name = task->Name();
+    delete task;
+    return FailWith(status, "%s: %s on stream %p (the task was not queued)", name, why, static_cast<void*>(this));
+  };
+  try {
+    // Lazily: most streams (every context's default stream) may never run
+    // work. Started before queueing, so that no task waits without a worker.
+    if (!worker_.joinable()) {
+      if (InjectFault(FaultSite::kStreamWorkerStart)) throw std::system_error(EAGAIN, std::generic_category());
+      worker_ = std::thread(&Stream::WorkerLoop, this);
+    }
+    if (InjectFault(FaultSite::kStreamQueuePush)) throw std::bad_alloc();
+    queue_.push_back(task);
+  } catch (const std::system_error&) {
+    return refuse(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "cannot start the stream's worker thread");
+  } catch (const std::bad_alloc&) {
+    return refuse(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing the task");
+  }
+  submitted_.store(position, std::memory_order_release);
   queued_.store(queue_.size(), std::memory_order_release);
-  // Lazily: most streams (every context's default stream) may never run work.
-  if (!worker_.joinable()) worker_ = std::thread(&Stream::WorkerLoop, this);
   work_available_.notify_one();
-  return true;
+  return ACL_SUCCESS;
 }
 
 bool Stream::WaitIdle(int64_t timeout_ms) {

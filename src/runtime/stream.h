@@ -25,10 +25,13 @@ class Stream {
   Stream& operator=(const Stream&) = delete;
   ~Stream();  // Shuts down if that has not happened yet.
 
-  // Queues `task` (taking ownership) and returns at once; a task that asks for it
-  // (RunsWhereSubmitted, IsTiny) runs right here instead when the stream is idle. Returns false
-  // (and deletes the task unrun) once the stream is shutting down.
-  bool Submit(Task* task);
+  // Queues `task` (taking ownership) and returns at once; a task that asks for
+  // it (RunsWhereSubmitted, IsTiny) runs right here instead when the stream is
+  // idle. Otherwise deletes the task unrun and returns ACL_ERROR_RT_PARAM_INVALID
+  // once the stream is shutting down (recording no message: the caller knows the
+  // call), or ACL_ERROR_RT_MEMORY_ALLOCATION / ACL_ERROR_RT_RESOURCE_ALLOC_FAIL
+  // (with a message) if the queue entry or the worker thread cannot be had.
+  aclError Submit(Task* task);
 
   // Waits until every task submitted before the call has run. timeout_ms < 0
   // waits forever. Returns false on timeout.

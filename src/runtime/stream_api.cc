@@ -22,7 +22,9 @@ aclError CreateStreamInCurrentContext(const char* call, aclrtStream* stream) {
                     "%s: the calling thread has no current context (call aclrtSetDevice or aclrtSetCurrentContext first)",
                     call);
   }
-  *stream = CreateStream(current).get();
+  const std::shared_ptr<Stream> created = CreateStream(current);
+  if (created == nullptr) return FailWith(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory creating a stream", call);
+  *stream = created.get();
   return ACL_SUCCESS;
 }
 

@@ -23,8 +23,10 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <new>
 
 #include "acl/acl_rt.h"
+#include "common/fault_injection.h"
 #include "runtime/device_allocator.h"
 
 namespace aclcpu {
@@ -68,6 +70,7 @@ class StrictDeviceAllocator final : public DeviceAllocator {
 
   aclError Allocate(size_t bytes, uint32_t policy, void** address) override {
     if (bytes > SIZE_MAX - 2 * kHugeAlignment) return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    if (InjectFault(FaultSite::kDeviceAllocate)) return ACL_ERROR_RT_MEMORY_ALLOCATION;  // as memfd_create failing
     const size_t length = RoundUp(bytes, page_);
     const size_t alignment = WantsHugeAlignment(policy, bytes) ? kHugeAlignment : page_;
     const int fd = memfd_create("aclcpu-device-memory", MFD_CLOEXEC);
@@ -84,8 +87,16 @@ class StrictDeviceAllocator final : public DeviceAllocator {
       if (user != nullptr) munmap(user, length);
       return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    std::lock_guard<std::mutex> lock(mutex_);
-    live_.emplace(reinterpret_cast<uintptr_t>(user), Block{bytes, policy, length, static_cast<char*>(runtime)});
+    // A registry entry that cannot be made gives both mappings back.
+    try {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (InjectFault(FaultSite::kDeviceBookkeeping)) throw std::bad_alloc();
+      live_.emplace(reinterpret_cast<uintptr_t>(user), Block{bytes, policy, length, static_cast<char*>(runtime)});
+    } catch (const std::bad_alloc&) {
+      munmap(runtime, length);
+      munmap(user, length);
+      return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
     *address = user;
     return ACL_SUCCESS;
   }
@@ -118,6 +129,11 @@ class StrictDeviceAllocator final : public DeviceAllocator {
       freed_.erase(oldest);
     }
     return ACL_SUCCESS;
+  }
+
+  size_t LiveCount() override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return live_.size();
   }
 
   void* ToHost(const void* address, size_t bytes) override {

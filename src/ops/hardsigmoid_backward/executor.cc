@@ -4,6 +4,7 @@
 
 #include "aclnn/opdev/op_errno.h"
 #include "common/error_report.h"
+#include "common/fault_injection.h"
 #include "ops/hardsigmoid_backward/check.h"
 #include "parallel/thread_pool.h"
 
@@ -101,7 +102,7 @@ aclnnStatus Executor::MakeLaunch(void* /*workspace*/, std::unique_ptr<Task>* tas
     if (host == nullptr) return ACLNN_ERR_PARAM_INVALID;  // the runtime recorded why
     view_starts[op] = host + plan_.view_offset_bytes[op];
   }
-  task->reset(new (std::nothrow) Launch(plan_, view_starts, device));
+  if (!InjectFault(FaultSite::kLaunchCreate)) task->reset(new (std::nothrow) Launch(plan_, view_starts, device));
   if (*task == nullptr) return ReportError(ACLNN_ERR_INNER, "%s: out of memory.", kPhase2Name);
   return ACLNN_SUCCESS;
 }

@@ -1,0 +1,127 @@
+// Issue "Reliability", clause 5: the operator's thread pool failing to start a
+// worker runs launches on fewer threads, with the same results.
+//
+// The pool is created once per process, so each pass n runs in a child process
+// of its own (fork before the runtime is touched): the child arms
+// ThreadPoolStart:n, runs one launch big enough for 4 threads and reports
+// whether the fault fired, whether every element is right, and how many
+// threads the process has.
+#include <dirent.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_hardsigmoid_backward.h"
+#include "fault_sequence.h"
+
+namespace aclcpu_fault_test {
+namespace {
+
+constexpr int kThreads = 4;
+// Split into kThreads parts (the operator splits from 96 Ki elements a part).
+constexpr int64_t kBigElements = int64_t{kThreads} * 128 * 1024;
+
+struct ChildReport {
+  int fired = -1;
+  int correct = -1;
+  int threads = -1;
+};
+
+int ThreadsOfThisProcess() {
+  DIR* tasks = opendir("/proc/self/task");
+  if (tasks == nullptr) return -1;
+  int count = 0;
+  while (dirent* entry = readdir(tasks)) {
+    if (entry->d_name[0] != '.') ++count;
+  }
+  closedir(tasks);
+  return count;
+}
+
+// The child's work: 1 if every element of one big launch is right.
+int RunBigLaunch() {
+  if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 0;
+  const size_t bytes = kBigElements * sizeof(float);
+  std::vector<float> grad(kBigElements), self(kBigElements), out(kBigElements, -1.0f);
+  for (int64_t i = 0; i < kBigElements; ++i) {
+    grad[i] = static_cast<float>(i % 97);
+    self[i] = static_cast<float>(i % 17) * 0.5f - 4.0f;
+  }
+  void* device[3] = {};
+  for (void*& d : device) {
+    if (aclrtMalloc(&d, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return 0;
+  }
+  aclrtMemcpy(device[0], bytes, grad.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+  aclrtMemcpy(device[1], bytes, self.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+  const int64_t shape[1] = {kBigElements};
+  aclTensor* tensors[3];
+  for (int i = 0; i < 3; ++i) {
+    tensors[i] = aclCreateTensor(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1, device[i]);
+  }
+  uint64_t workspace = 0;
+  aclOpExecutor* executor = nullptr;
+  if (aclnnHardsigmoidBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], &workspace, &executor) != 0 ||
+      aclnnHardsigmoidBackward(nullptr, workspace, executor, nullptr) != 0 ||
+      aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) {
+    return 0;
+  }
+  aclrtMemcpy(out.data(), bytes, device[2], bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+  int correct = 1;
+  for (int64_t i = 0; i < kBigElements; ++i) {
+    const float expected = (self[i] > -3.0f && self[i] < 3.0f) ? grad[i] * (1.0f / 6.0f) : 0.0f;
+    if (out[i] != expected) correct = 0;
+  }
+  for (aclTensor* t : tensors) aclDestroyTensor(t);
+  for (void* d : device) aclrtFree(d);
+  return correct;
+}
+
+ChildReport RunChild(int64_t n) {
+  int fds[2];
+  if (pipe(fds) != 0) return {};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    setenv("ACLCPU_NUM_THREADS", std::to_string(kThreads).c_str(), 1);
+    aclcpuSetFaultInjection("ThreadPoolStart", n);
+    const int correct = RunBigLaunch();
+    char line[64];
+    const int length = std::snprintf(line, sizeof line, "%d %d %d", static_cast<int>(aclcpuFaultInjectionFired()),
+                                     correct, ThreadsOfThisProcess());
+    if (write(fds[1], line, length) != length) _exit(2);
+    _exit(0);  // without running the parent's gtest state at exit
+  }
+  close(fds[1]);
+  char buffer[64] = {};
+  ChildReport report;
+  if (pid > 0 && read(fds[0], buffer, sizeof buffer - 1) > 0) {
+    std::sscanf(buffer, "%d %d %d", &report.fired, &report.correct, &report.threads);
+  }
+  close(fds[0]);
+  int status = 0;
+  if (pid > 0) waitpid(pid, &status, 0);
+  return report;
+}
+
+TEST(FaultInjection, ThreadPoolStartFailureRunsLaunchesOnFewerThreadsWithTheSameResult) {
+  const ChildReport unfaulted = RunChild(kThreads);  // the pool starts kThreads - 1 workers: no nth pass
+  ASSERT_EQ(unfaulted.fired, 0);
+  ASSERT_EQ(unfaulted.correct, 1);
+  for (int64_t n = 1; n < kThreads; ++n) {
+    const ChildReport report = RunChild(n);
+    EXPECT_EQ(report.fired, 1) << "pass " << n;
+    EXPECT_EQ(report.correct, 1) << "pass " << n;
+    // Worker n failed to start: the pool kept the n - 1 before it.
+    EXPECT_EQ(unfaulted.threads - report.threads, kThreads - n) << "pass " << n;
+  }
+}
+
+}  // namespace
+}  // namespace aclcpu_fault_test
