@@ -100,4 +100,13 @@ bool BenefitsFromTiling(const StridedLayout& layout) {
   return false;
 }
 
+bool InputsRunAlongDim1(const StridedLayout& layout) {
+  if (layout.rank < 2 || layout.num_operands < 1) return false;
+  if (std::llabs(layout.strides[0][0]) > std::llabs(layout.strides[0][1])) return false;
+  for (int op = 1; op < layout.num_operands; ++op) {
+    if (std::llabs(layout.strides[op][1]) > std::llabs(layout.strides[op][0])) return false;
+  }
+  return true;
+}
+
 }  // namespace aclcpu

@@ -119,6 +119,44 @@ void ForEachTiledRun(const StridedLayout& layout, int64_t tile, RunFn&& run) {
   }
 }
 
+// True if the layout is a transposed view that a two-dimensional block kernel
+// handles better than runs: rank >= 2, operand 0 walks dim 0 no further than
+// dim 1 (true after MakeStridedLayout) and every other operand walks dim 1 no
+// further than dim 0 (its contiguous dim, or a broadcast).
+bool InputsRunAlongDim1(const StridedLayout& layout);
+
+// Calls plane(offsets, size0, size1, strides0, strides1) once per index of the
+// dims above the two innermost: offsets[i] is operand i's element offset of the
+// plane's first element, strides0[i] / strides1[i] its strides along dims 0 and
+// 1. Needs rank >= 2.
+template <typename PlaneFn>
+void ForEachInnerPlane(const StridedLayout& layout, PlaneFn&& plane) {
+  const int num_operands = layout.num_operands;
+  int64_t offsets[kMaxLayoutOperands] = {};
+  int64_t strides0[kMaxLayoutOperands] = {};
+  int64_t strides1[kMaxLayoutOperands] = {};
+  int64_t index[kMaxLayoutDims] = {};
+  for (int op = 0; op < num_operands; ++op) {
+    strides0[op] = layout.strides[op][0];
+    strides1[op] = layout.strides[op][1];
+  }
+  for (;;) {
+    plane(static_cast<const int64_t*>(offsets), layout.sizes[0], layout.sizes[1],
+          static_cast<const int64_t*>(strides0), static_cast<const int64_t*>(strides1));
+    // Odometer over dims 2.., as in ForEachInnerRun.
+    int dim = 2;
+    for (; dim < layout.rank; ++dim) {
+      if (++index[dim] < layout.sizes[dim]) {
+        for (int op = 0; op < num_operands; ++op) offsets[op] += layout.strides[op][dim];
+        break;
+      }
+      for (int op = 0; op < num_operands; ++op) offsets[op] -= layout.strides[op][dim] * (layout.sizes[dim] - 1);
+      index[dim] = 0;
+    }
+    if (dim >= layout.rank) return;
+  }
+}
+
 }  // namespace aclcpu
 
 #endif  // ACLCPU_ITER_STRIDED_LAYOUT_H_

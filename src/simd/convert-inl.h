@@ -61,6 +61,67 @@ HWY_INLINE void StoreF32AsBf16(DF /*df*/, hn::Vec<DF> v, uint16_t* p) {
   hn::StoreU(hn::DemoteTo(du16, hn::BitCast(di32, result)), du16, p);
 }
 
+// Pairs of float32 vectors from one full vector of bf16 bits, and back, for
+// loops whose every operand is bf16 (an elementwise op may permute lanes as long
+// as its store undoes the permutation). The bits are widened by interleaving
+// with zeros (ZipLower/ZipUpper: each 128-bit block's lower / upper half), and
+// narrowed with x86's per-block signed pack (ReorderDemote2To on int16), which is
+// exactly the inverse order. So this is for x86 targets only: elsewhere the two
+// operations' lane orders are not documented to match.
+#undef ACLCPU_SIMD_HAS_BF16_PAIRS
+#if HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || \
+    HWY_TARGET == HWY_AVX3_DL
+#define ACLCPU_SIMD_HAS_BF16_PAIRS 1
+#else
+#define ACLCPU_SIMD_HAS_BF16_PAIRS 0
+#endif
+
+#if ACLCPU_SIMD_HAS_BF16_PAIRS
+// Loads Lanes(du16) bf16 values as two float32 vectors (in a permuted order
+// that StoreBf16PairFromF32 undoes).
+template <class DU16>
+HWY_INLINE void LoadBf16PairAsF32(DU16 du16, const uint16_t* p, hn::Vec<hn::Repartition<float, DU16>>& lo,
+                                  hn::Vec<hn::Repartition<float, DU16>>& hi) {
+  const hn::RepartitionToWide<DU16> du32;
+  const hn::Repartition<float, DU16> df;
+  const auto bits = hn::LoadU(du16, p);
+  const auto zero = hn::Zero(du16);
+  // The bf16 bits become the upper half of each 32-bit lane: the float value.
+  lo = hn::BitCast(df, hn::ZipLower(du32, zero, bits));
+  hi = hn::BitCast(df, hn::ZipUpper(du32, zero, bits));
+}
+
+// f32 -> bf16 bits in the upper half of each 32-bit lane, round to nearest even;
+// NaN stays NaN, quiet, sign and top payload bits kept. The lower half is junk.
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> RoundF32ToBf16High(DF df, hn::Vec<DF> v) {
+  const hn::RebindToSigned<DF> di32;
+  const auto bits = hn::BitCast(di32, v);
+  // Adding 0x7FFF plus the kept part's lowest bit rounds to nearest, ties to
+  // even; for finite values the carry can at most reach infinity, as it should.
+  const auto odd = hn::And(hn::ShiftRight<16>(bits), hn::Set(di32, 1));
+  const auto rounded = hn::Add(bits, hn::Add(odd, hn::Set(di32, 0x7FFF)));
+  // NaN must not round (its payload could carry into the exponent): set the
+  // quiet bit instead. IsNaN is an unordered compare on every target, unlike
+  // Highway 1.0.3's float Ne on x86 AVX2/AVX-512.
+  return hn::IfThenElse(hn::RebindMask(di32, hn::IsNaN(v)), hn::Or(bits, hn::Set(di32, 0x00400000)), rounded);
+}
+
+// Stores two float32 vectors from LoadBf16PairAsF32's lane order as Lanes(du16)
+// bf16 values, in the original order.
+template <class DU16>
+HWY_INLINE void StoreBf16PairFromF32(DU16 du16, hn::Vec<hn::Repartition<float, DU16>> lo,
+                                     hn::Vec<hn::Repartition<float, DU16>> hi, uint16_t* p) {
+  const hn::Repartition<float, DU16> df;
+  const hn::RebindToSigned<DU16> di16;
+  // An arithmetic shift keeps each value in int16 range, so the saturating pack
+  // passes the 16 bits through unchanged.
+  const auto lo16 = hn::ShiftRight<16>(RoundF32ToBf16High(df, lo));
+  const auto hi16 = hn::ShiftRight<16>(RoundF32ToBf16High(df, hi));
+  hn::StoreU(hn::BitCast(du16, hn::ReorderDemote2To(di16, lo16, hi16)), du16, p);
+}
+#endif  // ACLCPU_SIMD_HAS_BF16_PAIRS
+
 // f16 bits -> f32, exact.
 template <class DF>
 HWY_INLINE hn::Vec<DF> LoadF16AsF32(DF df, const uint16_t* p) {

@@ -78,6 +78,35 @@ TEST(Layouts, TransposedTwoD) {
   });
 }
 
+// Both inputs transposed and out dense: the two-dimensional block kernel (64 x
+// 64 blocks), at sizes around the block, with offsets, padded pitches and a
+// batch dim above the transposed pair.
+TEST(Layouts, TransposedInputsAroundTheBlockSize) {
+  ForEachDtypeMix([](const GoldenFile& golden) {
+    const std::vector<std::vector<int64_t>> shapes = {{1, 129}, {130, 2}, {63, 65}, {64, 64}, {65, 63}, {129, 191}};
+    for (const std::vector<int64_t>& shape : shapes) {
+      SCOPED_TRACE(std::to_string(shape[0]) + "x" + std::to_string(shape[1]));
+      const std::vector<size_t> indices = SpreadIndices(golden, ElementCount(shape), 40);
+      const Operand transposed = Strided(shape, {1, shape[0]});
+      EXPECT_TRUE(RunOnGolden(golden, indices, transposed, transposed, Contiguous(shape)));
+      const Operand padded_grad = Strided(shape, {1, shape[0] + 3}, 1);
+      const Operand padded_self = Strided(shape, {1, shape[0] + 1}, 2);
+      EXPECT_TRUE(RunOnGolden(golden, indices, padded_grad, padded_self, Strided(shape, {shape[1] + 5, 1}, 3)));
+    }
+    const std::vector<int64_t> batched = {3, 65, 33};
+    const Operand batch_transposed = Strided(batched, PermutedStrides(batched, {0, 2, 1}), 1);
+    EXPECT_TRUE(RunOnGolden(golden, SpreadIndices(golden, ElementCount(batched), 41), batch_transposed,
+                            batch_transposed, Contiguous(batched)));
+  });
+  // Every f16 / bf16 value (NaNs, infinities, subnormals) through the block kernel.
+  for (const char* name : {"exhaustive_f16", "exhaustive_bf16"}) {
+    SCOPED_TRACE(name);
+    const GoldenFile golden = GoldenFile::Load(name);
+    const Operand transposed = Strided({512, 256}, {1, 512}, 1);
+    EXPECT_TRUE(RunOnGolden(golden, golden.AllIndices(), transposed, transposed, Strided({512, 256}, {256, 1}, 2)));
+  }
+}
+
 TEST(Layouts, PermutedFourD) {
   const std::vector<int64_t> shape = {2, 3, 4, 5};
   ForEachDtypeMix([&](const GoldenFile& golden) {

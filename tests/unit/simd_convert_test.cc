@@ -36,6 +36,71 @@ void FloatToBf16Array(const float* in, uint16_t* out, size_t count) {
   for (size_t i = 0; i < count; i += hn::Lanes(df)) aclcpu::HWY_NAMESPACE::StoreF32AsBf16(df, hn::LoadU(df, in + i), out + i);
 }
 
+// The all-bf16 pair path (x86 targets; the single-vector functions elsewhere).
+// Widening permutes lanes, so both directions are checked through the
+// permutation the widening itself reports (bf16 bits 0, 1, 2, ... widened).
+void Bf16PairRoundTripArray(const uint16_t* in, uint16_t* out, size_t count) {
+#if ACLCPU_SIMD_HAS_BF16_PAIRS
+  const hn::ScalableTag<uint16_t> du16;
+  hn::Vec<hn::Repartition<float, decltype(du16)>> lo, hi;
+  for (size_t i = 0; i < count; i += hn::Lanes(du16)) {
+    aclcpu::HWY_NAMESPACE::LoadBf16PairAsF32(du16, in + i, lo, hi);
+    aclcpu::HWY_NAMESPACE::StoreBf16PairFromF32(du16, lo, hi, out + i);
+  }
+#else
+  std::vector<float> wide(count);
+  Bf16ToFloatArray(in, wide.data(), count);
+  FloatToBf16Array(wide.data(), out, count);
+#endif
+}
+void Bf16PairToFloatArray(const uint16_t* in, float* out, size_t count) {
+#if ACLCPU_SIMD_HAS_BF16_PAIRS
+  const hn::ScalableTag<uint16_t> du16;
+  const hn::Repartition<float, decltype(du16)> df;
+  const hn::RebindToUnsigned<decltype(df)> du32;
+  const size_t lanes = hn::Lanes(du16);
+  std::vector<uint16_t> index(lanes);
+  for (size_t k = 0; k < lanes; ++k) index[k] = static_cast<uint16_t>(k);
+  hn::Vec<decltype(df)> lo, hi;
+  aclcpu::HWY_NAMESPACE::LoadBf16PairAsF32(du16, index.data(), lo, hi);
+  std::vector<uint32_t> source(lanes);  // lane k of (lo, hi) holds element source[k]
+  hn::StoreU(hn::ShiftRight<16>(hn::BitCast(du32, lo)), du32, source.data());
+  hn::StoreU(hn::ShiftRight<16>(hn::BitCast(du32, hi)), du32, source.data() + lanes / 2);
+  std::vector<float> wide(lanes);
+  for (size_t i = 0; i < count; i += lanes) {
+    aclcpu::HWY_NAMESPACE::LoadBf16PairAsF32(du16, in + i, lo, hi);
+    hn::StoreU(lo, df, wide.data());
+    hn::StoreU(hi, df, wide.data() + lanes / 2);
+    for (size_t k = 0; k < lanes; ++k) out[i + source[k]] = wide[k];
+  }
+#else
+  Bf16ToFloatArray(in, out, count);
+#endif
+}
+void FloatToBf16PairArray(const float* in, uint16_t* out, size_t count) {
+#if ACLCPU_SIMD_HAS_BF16_PAIRS
+  const hn::ScalableTag<uint16_t> du16;
+  const hn::Repartition<float, decltype(du16)> df;
+  const hn::RebindToUnsigned<decltype(df)> du32;
+  const size_t lanes = hn::Lanes(du16);
+  std::vector<uint16_t> index(lanes);
+  for (size_t k = 0; k < lanes; ++k) index[k] = static_cast<uint16_t>(k);
+  hn::Vec<decltype(df)> lo, hi;
+  aclcpu::HWY_NAMESPACE::LoadBf16PairAsF32(du16, index.data(), lo, hi);
+  std::vector<uint32_t> source(lanes);
+  hn::StoreU(hn::ShiftRight<16>(hn::BitCast(du32, lo)), du32, source.data());
+  hn::StoreU(hn::ShiftRight<16>(hn::BitCast(du32, hi)), du32, source.data() + lanes / 2);
+  std::vector<float> permuted(lanes);
+  for (size_t i = 0; i < count; i += lanes) {
+    for (size_t k = 0; k < lanes; ++k) permuted[k] = in[i + source[k]];
+    aclcpu::HWY_NAMESPACE::StoreBf16PairFromF32(du16, hn::LoadU(df, permuted.data()),
+                                                hn::LoadU(df, permuted.data() + lanes / 2), out + i);
+  }
+#else
+  FloatToBf16Array(in, out, count);
+#endif
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace convert_test
 }  // namespace aclcpu
@@ -59,6 +124,10 @@ const TargetTable<WidenFn> kHalfToFloat = {ACLCPU_FOR_EACH_COMPILED_TARGET(HalfT
 const TargetTable<WidenFn> kBf16ToFloat = {ACLCPU_FOR_EACH_COMPILED_TARGET(Bf16ToFloatArray)};
 const TargetTable<NarrowFn> kFloatToHalf = {ACLCPU_FOR_EACH_COMPILED_TARGET(FloatToHalfArray)};
 const TargetTable<NarrowFn> kFloatToBf16 = {ACLCPU_FOR_EACH_COMPILED_TARGET(FloatToBf16Array)};
+using RoundTripFn = void (*)(const uint16_t*, uint16_t*, size_t);
+const TargetTable<RoundTripFn> kBf16PairRoundTrip = {ACLCPU_FOR_EACH_COMPILED_TARGET(Bf16PairRoundTripArray)};
+const TargetTable<WidenFn> kBf16PairToFloat = {ACLCPU_FOR_EACH_COMPILED_TARGET(Bf16PairToFloatArray)};
+const TargetTable<NarrowFn> kFloatToBf16Pair = {ACLCPU_FOR_EACH_COMPILED_TARGET(FloatToBf16PairArray)};
 
 std::vector<uint16_t> All16BitPatterns() {
   std::vector<uint16_t> patterns(1 << 16);
@@ -116,6 +185,32 @@ TEST_P(SimdConvert, FloatToBf16MatchesScalarOnDenseSweep) {
   for (size_t i = 0; i < in.size(); ++i) {
     ASSERT_EQ(out[i], FloatToBf16(in[i])) << std::hex << FloatBits(in[i]);
   }
+}
+
+TEST_P(SimdConvert, Bf16PairsWidenExactlyForAll65536Inputs) {
+  const std::vector<uint16_t> in = All16BitPatterns();
+  std::vector<float> out(in.size());
+  ForTarget(kBf16PairToFloat, GetParam())(in.data(), out.data(), in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    ASSERT_EQ(FloatBits(out[i]), FloatBits(Bf16ToFloat(in[i]))) << std::hex << in[i];
+  }
+}
+
+TEST_P(SimdConvert, Bf16PairsNarrowMatchScalarOnDenseSweep) {
+  const std::vector<float> in = DenseFloats();
+  std::vector<uint16_t> out(in.size());
+  ForTarget(kFloatToBf16Pair, GetParam())(in.data(), out.data(), in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    ASSERT_EQ(out[i], FloatToBf16(in[i])) << std::hex << FloatBits(in[i]);
+  }
+}
+
+// Widening then narrowing restores every bf16 in place (NaNs come back quiet).
+TEST_P(SimdConvert, Bf16PairsRoundTripInOrderForAll65536Inputs) {
+  const std::vector<uint16_t> in = All16BitPatterns();
+  std::vector<uint16_t> out(in.size());
+  ForTarget(kBf16PairRoundTrip, GetParam())(in.data(), out.data(), in.size());
+  for (size_t i = 0; i < in.size(); ++i) ASSERT_EQ(out[i], FloatToBf16(Bf16ToFloat(in[i]))) << std::hex << in[i];
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryTarget, SimdConvert, ::testing::ValuesIn(AvailableTargets()),

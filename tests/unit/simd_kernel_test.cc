@@ -114,7 +114,115 @@ TEST_P(SimdKernel, StridedRunsMatchScalar) {
   for (int64_t stride : {2, 3, 17}) ExpectSameAsScalar(100, 1, stride);
 }
 
+// Each operand with its own stride (step-2 views are de-interleaved with vector
+// loads, stride-1 operands used in place, stride 0 broadcast): counts around the
+// lane counts and the 256-element scratch block, with buffers that end exactly
+// at the last element a run touches (so a sanitizer build catches an over-read).
+TEST_P(SimdKernel, RunsWithMixedStridesMatchScalar) {
+  const PathCase& c = GetParam();
+  const int64_t strides[][3] = {{2, 2, 1}, {1, 2, 1}, {2, 1, 1}, {2, 0, 1}, {0, 2, 1}, {2, 2, 2}, {3, 2, 1}, {4, 4, 1}};
+  for (const auto& stride : strides) {
+    for (int64_t count : {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 255, 256, 257, 513}) {
+      auto extent = [&](int64_t st) { return static_cast<size_t>(1 + (count - 1) * st); };
+      const std::vector<uint8_t> grad = TestValues(c.grad, extent(stride[0]), 31 + static_cast<uint32_t>(count));
+      const std::vector<uint8_t> self = TestValues(c.self, extent(stride[1]), 32 + static_cast<uint32_t>(count));
+      const size_t out_size = DtypeSize(c.out);
+      std::vector<uint8_t> vector_out(extent(stride[2]) * out_size, 0xA5), scalar_out(vector_out);
+      vector_(grad.data(), stride[0], self.data(), stride[1], vector_out.data(), stride[2], count);
+      scalar_(grad.data(), stride[0], self.data(), stride[1], scalar_out.data(), stride[2], count);
+      ASSERT_EQ(vector_out, scalar_out) << "count " << count << " strides " << stride[0] << " " << stride[1] << " "
+                                        << stride[2];
+    }
+  }
+}
+
+// The two-dimensional block kernel (transposed views) against the scalar
+// reference run column by column: sizes around the 64 x 64 block and the lane
+// counts, the transposed layout it is built for (vector path), misaligned
+// pointers, and general strides (the element-by-element path).
+TEST_P(SimdKernel, TileBlocksMatchScalar) {
+  const PathCase& c = GetParam();
+  const aclDataType promoted = PromoteFloatingTypes(c.grad, c.self);
+  const HardsigmoidBackwardTileFn tile = SelectTileKernel(c.grad, c.self, promoted, c.out, c.target);
+  ASSERT_NE(tile, nullptr);
+  struct Shape {
+    int64_t size0, size1;
+  };
+  const Shape shapes[] = {{1, 1}, {1, 70}, {70, 1}, {15, 17}, {63, 65}, {64, 64}, {65, 63}, {17, 130}, {129, 3}};
+  for (const Shape shape : shapes) {
+    for (int layout = 0; layout < 3; ++layout) {
+      // 0: transposed (inputs contiguous along dim 1, out along dim 0);
+      // 1: the same with padded pitches and misaligned starts; 2: everything strided.
+      const int64_t misalign = layout == 0 ? 0 : 3;
+      const int64_t in_step = layout == 2 ? 2 : 1, out_step = layout == 2 ? 3 : 1;
+      const int64_t in_pitch = shape.size1 * in_step + (layout == 0 ? 0 : 5);
+      const int64_t out_pitch = shape.size0 * out_step + (layout == 0 ? 0 : 7);
+      const size_t in_extent = static_cast<size_t>(misalign + shape.size0 * in_pitch);
+      const size_t out_extent = static_cast<size_t>(misalign + shape.size1 * out_pitch);
+      const std::vector<uint8_t> grad = TestValues(c.grad, in_extent, 21 + static_cast<uint32_t>(shape.size0));
+      const std::vector<uint8_t> self = TestValues(c.self, in_extent, 22 + static_cast<uint32_t>(shape.size1));
+      const size_t out_size = DtypeSize(c.out);
+      std::vector<uint8_t> tile_out(out_extent * out_size, 0xA5), scalar_out(out_extent * out_size, 0xA5);
+      const uint8_t* g = grad.data() + DtypeSize(c.grad) * misalign;
+      const uint8_t* s = self.data() + DtypeSize(c.self) * misalign;
+      const size_t o = out_size * misalign;
+      tile(g, in_pitch, in_step, s, in_pitch, in_step, tile_out.data() + o, out_step, out_pitch, shape.size0,
+           shape.size1);
+      for (int64_t j = 0; j < shape.size1; ++j) {
+        scalar_(g + DtypeSize(c.grad) * j * in_step, in_pitch, s + DtypeSize(c.self) * j * in_step, in_pitch,
+                scalar_out.data() + o + out_size * j * out_pitch, out_step, shape.size0);
+      }
+      ASSERT_EQ(tile_out, scalar_out) << shape.size0 << " x " << shape.size1 << " layout " << layout;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryTargetAndDtypePath, SimdKernel, ::testing::ValuesIn(AllPaths()), CaseName);
+
+// The block kernel's non-temporal store path (float32 out, planes of 16 MiB of
+// out or more) on every target: a 2049 x 2049 transposed plane, with out's
+// columns aligned for vectors in some rows and not in others (odd pitch).
+TEST(SimdTileKernel, LargePlanesWithStreamingStoresMatchScalar) {
+  const int64_t size0 = 2049, size1 = 2049;
+  for (int64_t target : AvailableTargets()) {
+    for (aclDataType grad : {ACL_FLOAT, ACL_FLOAT16}) {
+      const aclDataType self = ACL_FLOAT;
+      const aclDataType promoted = PromoteFloatingTypes(grad, self);
+      const HardsigmoidBackwardTileFn tile = SelectTileKernel(grad, self, promoted, ACL_FLOAT, target);
+      const HardsigmoidBackwardRunFn scalar = SelectScalarKernel(grad, self, promoted, ACL_FLOAT);
+      ASSERT_NE(tile, nullptr);
+      const size_t count = static_cast<size_t>(size0 * size1);
+      const std::vector<uint8_t> g = TestValues(grad, count, 51), s = TestValues(self, count, 52);
+      std::vector<float> expected(count), actual(count);
+      tile(g.data(), size1, 1, s.data(), size1, 1, actual.data(), 1, size0, size0, size1);
+      for (int64_t j = 0; j < size1; ++j) {
+        scalar(g.data() + DtypeSize(grad) * j, size1, s.data() + DtypeSize(self) * j, size1,
+               expected.data() + j * size0, 1, size0);
+      }
+      ASSERT_EQ(std::memcmp(actual.data(), expected.data(), count * sizeof(float)), 0)
+          << TargetName(target) << " " << DtypeName(grad);
+    }
+  }
+}
+
+// The block kernel in place: out is gradOutput's buffer with gradOutput's layout.
+TEST(SimdTileKernel, OutAliasingGradOutputMatchesOutOfPlace) {
+  const int64_t size0 = 70, size1 = 131;
+  for (int64_t target : AvailableTargets()) {
+    for (aclDataType grad_and_out : kInputTypes) {
+      const aclDataType self = ACL_FLOAT;
+      const aclDataType promoted = PromoteFloatingTypes(grad_and_out, self);
+      const HardsigmoidBackwardTileFn tile = SelectTileKernel(grad_and_out, self, promoted, grad_and_out, target);
+      const size_t count = static_cast<size_t>(size0 * size1);
+      std::vector<uint8_t> grad = TestValues(grad_and_out, count, 61);
+      const std::vector<uint8_t> self_values = TestValues(self, count, 62);
+      std::vector<uint8_t> expected(grad.size());
+      tile(grad.data(), size1, 1, self_values.data(), size1, 1, expected.data(), size1, 1, size0, size1);
+      tile(grad.data(), size1, 1, self_values.data(), size1, 1, grad.data(), size1, 1, size0, size1);
+      ASSERT_EQ(grad, expected) << TargetName(target) << " " << DtypeName(grad_and_out);
+    }
+  }
+}
 
 // The non-temporal-store variants (float32 outputs) against the scalar
 // reference: lengths around lane boundaries and every misalignment of out

@@ -148,6 +148,45 @@ TEST(StridedLayout, TiledWalkOfTransposedViewVisitsEveryElementOnce) {
   for (int64_t tile : {1, 8, 32, 64}) EXPECT_EQ(TiledOffsets(view, tile), NaiveOffsets(view)) << "tile " << tile;
 }
 
+std::multiset<std::vector<int64_t>> PlaneOffsets(const View& view) {
+  std::multiset<std::vector<int64_t>> result;
+  const StridedLayout layout = Layout(view);
+  ForEachInnerPlane(layout, [&](const int64_t* offsets, int64_t size0, int64_t size1, const int64_t* strides0,
+                                const int64_t* strides1) {
+    EXPECT_EQ(size0, layout.sizes[0]);
+    EXPECT_EQ(size1, layout.sizes[1]);
+    for (int64_t j = 0; j < size1; ++j) {
+      for (int64_t i = 0; i < size0; ++i) {
+        std::vector<int64_t> element;
+        for (int op = 0; op < layout.num_operands; ++op) {
+          element.push_back(offsets[op] + i * strides0[op] + j * strides1[op]);
+        }
+        result.insert(element);
+      }
+    }
+  });
+  return result;
+}
+
+TEST(StridedLayout, PlaneWalkVisitsEveryElementOnce) {
+  // Rank 2, and rank 4 whose two outer dims the plane walk's odometer steps.
+  const View two_d{{37, 45}, {{45, 1}, {1, 37}, {1, 37}}};
+  ASSERT_EQ(Layout(two_d).rank, 2);
+  EXPECT_EQ(PlaneOffsets(two_d), NaiveOffsets(two_d));
+  const View four_d{{2, 3, 5, 7}, {{105, 35, 7, 1}, {105, 35, 1, 5}, {1, 2, 30, 6}}};
+  ASSERT_EQ(Layout(four_d).rank, 4);
+  EXPECT_EQ(PlaneOffsets(four_d), NaiveOffsets(four_d));
+}
+
+TEST(StridedLayout, BlockKernelIsForInputsContiguousAlongTheSecondDim) {
+  // Both inputs transposed against out, or broadcast: yes.
+  EXPECT_TRUE(InputsRunAlongDim1(Layout({{4, 5}, {{5, 1}, {1, 4}, {1, 4}}})));
+  EXPECT_TRUE(InputsRunAlongDim1(Layout({{4, 5}, {{5, 1}, {1, 4}, {0, 0}}})));
+  // One input laid out like out: no (the block kernel would read it across lines).
+  EXPECT_FALSE(InputsRunAlongDim1(Layout({{4, 5}, {{5, 1}, {1, 4}, {5, 1}}})));
+  EXPECT_FALSE(InputsRunAlongDim1(Layout({{20}, {{1}, {2}, {2}}})));
+}
+
 TEST(StridedLayout, ContiguousViewsDoNotAskForTiling) {
   EXPECT_FALSE(BenefitsFromTiling(Layout({{4, 5}, {{5, 1}, {5, 1}}})));
   EXPECT_FALSE(BenefitsFromTiling(Layout({{4, 5}, {{10, 2}, {5, 1}}})));

@@ -62,7 +62,14 @@ class Launch final : public Task {
                    Element(kSelf, base[kSelf] + offsets[kSelf]), strides[kSelf],
                    Element(kOut, base[kOut] + offsets[kOut]), strides[kOut], length);
     };
-    if (plan_.tiled) {
+    if (plan_.tile_kernel != nullptr) {
+      ForEachInnerPlane(slice, [&](const int64_t* offsets, int64_t size0, int64_t size1, const int64_t* strides0,
+                                   const int64_t* strides1) {
+        plan_.tile_kernel(Element(kGrad, base[kGrad] + offsets[kGrad]), strides0[kGrad], strides1[kGrad],
+                          Element(kSelf, base[kSelf] + offsets[kSelf]), strides0[kSelf], strides1[kSelf],
+                          Element(kOut, base[kOut] + offsets[kOut]), strides0[kOut], strides1[kOut], size0, size1);
+      });
+    } else if (plan_.tiled) {
       ForEachTiledRun(slice, kTile, run);
     } else {
       ForEachInnerRun(slice, run);

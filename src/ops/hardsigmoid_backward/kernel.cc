@@ -47,4 +47,10 @@ HardsigmoidBackwardRunFn SelectStreamingKernel(aclDataType grad, aclDataType sel
   return selector != nullptr ? selector(grad, self, promoted, out) : nullptr;
 }
 
+HardsigmoidBackwardTileFn SelectTileKernel(aclDataType grad, aclDataType self, aclDataType promoted,
+                                           aclDataType out, int64_t target) {
+  const auto selector = ForTarget(hardsigmoid_backward::kTileKernelSelectors, target);
+  return selector != nullptr ? selector(grad, self, promoted, out) : nullptr;
+}
+
 }  // namespace aclcpu

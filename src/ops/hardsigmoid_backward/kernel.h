@@ -15,6 +15,15 @@ namespace aclcpu {
 using HardsigmoidBackwardRunFn = void (*)(const void* grad, int64_t grad_stride, const void* self,
                                           int64_t self_stride, void* out, int64_t out_stride, int64_t count);
 
+// A two-dimensional block of size0 x size1 elements: element (i, j) of operand
+// X is at X + i*X_stride0 + j*X_stride1 (strides in elements, any value, inputs
+// may be zero). For transposed views: it reads the inputs along dim 1 (their
+// contiguous dim) and writes out along dim 0, so neither side walks across
+// cache lines element by element (see TileRun in simd_kernel.cc).
+using HardsigmoidBackwardTileFn = void (*)(const void* grad, int64_t grad_stride0, int64_t grad_stride1,
+                                           const void* self, int64_t self_stride0, int64_t self_stride1, void* out,
+                                           int64_t out_stride0, int64_t out_stride1, int64_t size0, int64_t size1);
+
 // The kernel for inputs (grad, self), computed in `promoted` and stored as `out`,
 // on SIMD target `target` (a Highway target bit; see simd/targets.h). grad, self
 // and promoted are FLOAT, FLOAT16 or BF16 and out one of those or DOUBLE; returns
@@ -26,6 +35,10 @@ HardsigmoidBackwardRunFn SelectKernel(aclDataType grad, aclDataType self, aclDat
 // cache; nullptr for paths that have no such variant (outputs other than FLOAT).
 HardsigmoidBackwardRunFn SelectStreamingKernel(aclDataType grad, aclDataType self, aclDataType promoted,
                                                aclDataType out, int64_t target);
+
+// The two-dimensional block kernel of the same path (see HardsigmoidBackwardTileFn).
+HardsigmoidBackwardTileFn SelectTileKernel(aclDataType grad, aclDataType self, aclDataType promoted,
+                                           aclDataType out, int64_t target);
 
 // The scalar definition of the same path: the reference every target is tested
 // against.

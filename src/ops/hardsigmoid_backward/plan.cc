@@ -220,6 +220,9 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
     }
   }
   plan->tiled = BenefitsFromTiling(plan->layout);
+  if (plan->tiled && InputsRunAlongDim1(plan->layout)) {
+    plan->tile_kernel = SelectTileKernel(grad->dtype, self->dtype, promoted, out->dtype, plan->target);
+  }
   plan->runs_inline = elements <= kMaxInlineElements;
   // Split along the outermost dim (the whole run when flat), never finer than
   // kMinElementsPerPart per piece.

@@ -30,6 +30,7 @@ struct Plan {
   int parts = 1;       // pieces the launch is split into, one per thread
   bool runs_inline = false;  // small enough to run on the launching thread when the stream is idle
   HardsigmoidBackwardRunFn kernel = nullptr;
+  HardsigmoidBackwardTileFn tile_kernel = nullptr;  // if set, used instead of `kernel` (transposed views)
   uint64_t workspace_size = 0;  // the CPU needs no device workspace
 };
 

@@ -23,6 +23,10 @@ namespace hardsigmoid_backward {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using aclcpu::HWY_NAMESPACE::LoadBf16AsF32;
+#if ACLCPU_SIMD_HAS_BF16_PAIRS
+using aclcpu::HWY_NAMESPACE::LoadBf16PairAsF32;
+using aclcpu::HWY_NAMESPACE::StoreBf16PairFromF32;
+#endif
 using aclcpu::HWY_NAMESPACE::LoadF16AsF32;
 using aclcpu::HWY_NAMESPACE::StoreF32AsBf16;
 using aclcpu::HWY_NAMESPACE::StoreF32AsF16;
@@ -78,25 +82,56 @@ HWY_INLINE hn::Vec<DF> RoundToPromoted(DF df, hn::Vec<DF> v) {
   }
 }
 
+// The definition on float32 lanes (before any rounding).
+template <class DF>
+HWY_INLINE hn::Vec<DF> HardsigmoidGradVector(DF df, hn::Vec<DF> grad_f32, hn::Vec<DF> self_f32) {
+  // Ordered compares: a NaN self is outside the window.
+  const auto inside = hn::And(hn::Gt(self_f32, hn::Set(df, -kWindow)), hn::Lt(self_f32, hn::Set(df, kWindow)));
+  return hn::IfThenElseZero(inside, hn::Mul(grad_f32, hn::Set(df, kOneSixth)));
+}
+
 // One vector of results, in float32 lanes, already rounded to the promoted type.
 template <class Grad, class Self, class Promoted, class Out, class DF>
 HWY_INLINE hn::Vec<DF> ComputeVector(DF df, const typename Grad::Storage* g, const typename Self::Storage* s) {
-  const auto grad_f32 = VectorIo<Grad>::Load(df, g);
-  const auto self_f32 = VectorIo<Self>::Load(df, s);
-  // Ordered compares: a NaN self is outside the window.
-  const auto inside = hn::And(hn::Gt(self_f32, hn::Set(df, -kWindow)), hn::Lt(self_f32, hn::Set(df, kWindow)));
-  const auto result = hn::IfThenElseZero(inside, hn::Mul(grad_f32, hn::Set(df, kOneSixth)));
+  const auto result = HardsigmoidGradVector(df, VectorIo<Grad>::Load(df, g), VectorIo<Self>::Load(df, s));
   return RoundToPromoted<Promoted, Out>(df, result);
 }
 
 template <class Grad, class Self, class Promoted, class Out>
 void ContiguousRun(const void* grad, const void* self, void* out, int64_t count);
 
+// Copies `length` elements p[0], p[stride], ... to dst (a gather into scratch).
+// Step-2 views ([::2], the common strided case) are de-interleaved with two
+// vector loads and ConcatEven instead of element by element; a stride of 0
+// (broadcast) is a fill.
+template <class T>
+HWY_INLINE void GatherToBlock(const T* HWY_RESTRICT p, int64_t stride, int64_t length, T* HWY_RESTRICT dst) {
+  int64_t i = 0;
+  if (stride == 0) {
+    for (; i < length; ++i) dst[i] = p[0];
+    return;
+  }
+#if HWY_TARGET != HWY_SCALAR
+  if (stride == 2) {
+    const hn::ScalableTag<T> d;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+    // The second load reads up to p[2 * (i + lanes) - 1], one element past the
+    // last one used: stop one vector short of the end so it stays in the view.
+    for (; i + lanes < length; i += lanes) {
+      const auto lo = hn::LoadU(d, p + 2 * i);
+      const auto hi = hn::LoadU(d, p + 2 * i + lanes);
+      hn::StoreU(hn::ConcatEven(d, hi, lo), d, dst + i);
+    }
+  }
+#endif
+  for (; i < length; ++i) dst[i] = p[i * stride];
+}
+
 // Strided runs (slices, transposed views walked in tiles, broadcast inputs):
-// gather a block of each operand into contiguous scratch with plain copies, run
-// the contiguous vector kernel on it, and scatter the results. The copies are
-// branch-free, unlike a scalar select on random data, and the arithmetic stays
-// vectorised.
+// gather a block of each strided operand into contiguous scratch, run the
+// contiguous vector kernel on it, and scatter the results. Operands with stride
+// 1 are used in place. The copies are branch-free, unlike a scalar select on
+// random data, and the arithmetic stays vectorised.
 template <class Grad, class Self, class Promoted, class Out>
 void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
                 int64_t out_stride, int64_t count) {
@@ -109,20 +144,58 @@ void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t
   auto* o = static_cast<typename Out::Storage*>(out);
   for (int64_t start = 0; start < count; start += kBlock) {
     const int64_t length = count - start < kBlock ? count - start : kBlock;
-    for (int64_t i = 0; i < length; ++i) grad_block[i] = g[(start + i) * grad_stride];
-    for (int64_t i = 0; i < length; ++i) self_block[i] = s[(start + i) * self_stride];
+    const typename Grad::Storage* g_run = g + start;
+    const typename Self::Storage* s_run = s + start;
+    if (grad_stride != 1) {
+      GatherToBlock(g + start * grad_stride, grad_stride, length, grad_block);
+      g_run = grad_block;
+    }
+    if (self_stride != 1) {
+      GatherToBlock(s + start * self_stride, self_stride, length, self_block);
+      s_run = self_block;
+    }
     if (out_stride == 1) {
-      ContiguousRun<Grad, Self, Promoted, Out>(grad_block, self_block, o + start, length);
+      ContiguousRun<Grad, Self, Promoted, Out>(g_run, s_run, o + start, length);
     } else {
-      ContiguousRun<Grad, Self, Promoted, Out>(grad_block, self_block, out_block, length);
+      ContiguousRun<Grad, Self, Promoted, Out>(g_run, s_run, out_block, length);
       for (int64_t i = 0; i < length; ++i) o[(start + i) * out_stride] = out_block[i];
     }
   }
 }
 
+// float32 inputs both viewed with step 2 ([::2]) and a dense out: de-interleave
+// in registers and compute straight away, without StridedRun's scratch round
+// trip (f32/step2/64K kernel alone, one core: 41 -> 54-56 GB/s).
+template <class Promoted, class Out>
+void Step2F32Run(const float* g, const float* s, typename Out::Storage* o, int64_t count) {
+  int64_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  using DF = std::conditional_t<std::is_same_v<Out, F64>, hn::Rebind<float, hn::ScalableTag<double>>,
+                                hn::ScalableTag<float>>;
+  const DF df;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  // The second loads read one element past the last one used: stop one vector
+  // short of the end so they stay in the view.
+  for (; i + lanes < count; i += lanes) {
+    const auto grad_f32 = hn::ConcatEven(df, hn::LoadU(df, g + 2 * i + lanes), hn::LoadU(df, g + 2 * i));
+    const auto self_f32 = hn::ConcatEven(df, hn::LoadU(df, s + 2 * i + lanes), hn::LoadU(df, s + 2 * i));
+    VectorIo<Out>::Store(df, RoundToPromoted<Promoted, Out>(df, HardsigmoidGradVector(df, grad_f32, self_f32)),
+                         o + i);
+  }
+#endif
+  ScalarRun<F32, F32, Promoted, Out>(g + 2 * i, 2, s + 2 * i, 2, o + i, 1, count - i);
+}
+
 template <class Grad, class Self, class Promoted, class Out>
 void VectorRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
                int64_t out_stride, int64_t count) {
+  if constexpr (std::is_same_v<Grad, F32> && std::is_same_v<Self, F32>) {
+    if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
+      Step2F32Run<Promoted, Out>(static_cast<const float*>(grad), static_cast<const float*>(self),
+                                 static_cast<typename Out::Storage*>(out), count);
+      return;
+    }
+  }
   if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
     StridedRun<Grad, Self, Promoted, Out>(grad, grad_stride, self, self_stride, out, out_stride, count);
     return;
@@ -142,10 +215,144 @@ void ContiguousRun(const void* grad, const void* self, void* out, int64_t count)
   const auto* s = static_cast<const typename Self::Storage*>(self);
   auto* o = static_cast<typename Out::Storage*>(out);
   int64_t i = 0;
+#if ACLCPU_SIMD_HAS_BF16_PAIRS
+  // All-bf16: a full vector of each operand per step, widened by zero
+  // interleaving and narrowed by the matching pack (convert-inl.h). Kernel alone
+  // at 64K-1M, one core: 31.5 -> 43-46 GB/s (PyTorch: ~24 GB/s).
+  if constexpr (std::is_same_v<Grad, Bf16> && std::is_same_v<Self, Bf16> && std::is_same_v<Promoted, Bf16> &&
+                std::is_same_v<Out, Bf16>) {
+    const hn::ScalableTag<uint16_t> du16;
+    const int64_t lanes16 = static_cast<int64_t>(hn::Lanes(du16));
+    for (; i + lanes16 <= count; i += lanes16) {
+      hn::Vec<hn::Repartition<float, decltype(du16)>> g_lo, g_hi, s_lo, s_hi;
+      LoadBf16PairAsF32(du16, g + i, g_lo, g_hi);
+      LoadBf16PairAsF32(du16, s + i, s_lo, s_hi);
+      StoreBf16PairFromF32(du16, HardsigmoidGradVector(df, g_lo, s_lo), HardsigmoidGradVector(df, g_hi, s_hi),
+                           o + i);
+    }
+  }
+#endif
   for (; i + lanes <= count; i += lanes) {
     VectorIo<Out>::Store(df, ComputeVector<Grad, Self, Promoted, Out>(df, g + i, s + i), o + i);
   }
   ScalarRun<Grad, Self, Promoted, Out>(g + i, 1, s + i, 1, o + i, 1, count - i);
+}
+
+// Two-dimensional blocks, for transposed views (inputs contiguous along dim 1,
+// out along dim 0), called once per plane by the executor. Walking either dim
+// straight makes one side step 16 KiB per element on a 4096-wide matrix, and
+// with a power-of-two row pitch all those lines fall in the same few cache sets,
+// so the former 32 x 32 tiles of strided runs (scalar gathers) thrashed: 0.12
+// Gelem/s on the f32 4096 x 4096 bench, one core. Here each block row is
+// computed along dim 1 (the inputs' contiguous dim) into scratch, then the block
+// is copied out transposed, writing each out line in one go.
+//
+// Measured on that bench, one core, API ms per call (f32 / f16 / bf16 / mixed
+// f16-f32): former tiles 160-250 / 120-200 / 125-235 / 145-230; scalar
+// transpose 41-50 / 47-84 / 48-184 / 49-71; + vector column gathers and
+// non-temporal f32 stores 31-37 / 44-59 / 42-47 / 31-33; + prefetch 28-30 / 31-33
+// / 36-38 / 24 (a noisy, loaded machine); block shape on a quieter machine,
+// 64 x 64: 23 / 24 / 24-25 / 16-19, 16 x 256: 28-30 / 20-21 / 20-22 / 22-27,
+// 32 x 128 (kept): 21-22.5 / 18-19 / 19-21 / 19-23.
+constexpr int64_t kTileRows = 32;   // dim 0 (out's contiguous dim)
+constexpr int64_t kTileCols = 128;  // dim 1 (the inputs' contiguous dim)
+
+// The vector form of a block, when the inputs are contiguous along dim 1 and
+// out along dim 0: block rows are computed with full vectors into float32
+// scratch (rounded to the promoted type unless out is the promoted type, whose
+// store rounds), then each out row is gathered from a scratch column (an L1
+// gather, cheap next to an element-by-element copy) and stored with the output
+// conversion. `block` has kTileRows x kTileCols floats. With `stream`, float32
+// out rows that are vector-aligned get non-temporal stores (huge planes only:
+// they skip reading each out line before overwriting it).
+template <class Grad, class Self, class Promoted, class Out>
+void TileBlockVector(const typename Grad::Storage* g, int64_t grad_stride0, const typename Self::Storage* s,
+                     int64_t self_stride0, typename Out::Storage* o, int64_t out_stride1, int64_t rows,
+                     int64_t cols, float* block, bool stream) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  for (int64_t i = 0; i < rows; ++i) {
+    const auto* g_row = g + i * grad_stride0;
+    const auto* s_row = s + i * self_stride0;
+    float* b_row = block + i * kTileCols;
+    // Prefetch the same row of the next block: the hardware prefetchers do not
+    // follow 2 x kTileRows row streams (f32 bench 36 -> 29 ms, f16 44-58 -> 31
+    // ms at 64 x 64 blocks). Prefetching past the end of a row is harmless.
+    for (int64_t k = 0; k < kTileCols * int64_t{sizeof(*g_row)}; k += 64) {
+      hwy::Prefetch(reinterpret_cast<const char*>(g_row + kTileCols) + k);
+    }
+    for (int64_t k = 0; k < kTileCols * int64_t{sizeof(*s_row)}; k += 64) {
+      hwy::Prefetch(reinterpret_cast<const char*>(s_row + kTileCols) + k);
+    }
+    int64_t j = 0;
+    for (; j + lanes <= cols; j += lanes) {
+      hn::Store(ComputeVector<Grad, Self, Promoted, Out>(df, g_row + j, s_row + j), df, b_row + j);
+    }
+    // Rounded to the promoted type here; rounding again on the way out is exact.
+    for (; j < cols; ++j) {
+      b_row[j] = ToOut<Promoted, F32>(HardsigmoidGrad(Grad::Load(g_row[j]), Self::Load(s_row[j])));
+    }
+  }
+  const auto column = hn::Mul(hn::Iota(di, 0), hn::Set(di, static_cast<int32_t>(kTileCols)));
+  for (int64_t j = 0; j < cols; ++j) {
+    auto* o_row = o + j * out_stride1;
+    int64_t i = 0;
+    if constexpr (std::is_same_v<Out, F32>) {
+      if (stream && reinterpret_cast<uintptr_t>(o_row) % (lanes * sizeof(float)) == 0) {
+        for (; i + lanes <= rows; i += lanes) {
+          hn::Stream(hn::GatherIndex(df, block + i * kTileCols + j, column), df, o_row + i);
+        }
+      }
+    }
+    for (; i + lanes <= rows; i += lanes) {
+      VectorIo<Out>::Store(df, hn::GatherIndex(df, block + i * kTileCols + j, column), o_row + i);
+    }
+    for (; i < rows; ++i) o_row[i] = Out::Store(block[i * kTileCols + j]);
+  }
+}
+
+template <class Grad, class Self, class Promoted, class Out>
+void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const void* self, int64_t self_stride0,
+             int64_t self_stride1, void* out, int64_t out_stride0, int64_t out_stride1, int64_t size0,
+             int64_t size1) {
+  const auto* g = static_cast<const typename Grad::Storage*>(grad);
+  const auto* s = static_cast<const typename Self::Storage*>(self);
+  auto* o = static_cast<typename Out::Storage*>(out);
+  const bool vector_block = grad_stride1 == 1 && self_stride1 == 1 && out_stride0 == 1;
+  // Non-temporal stores from 16 MiB of out per plane: with both inputs, at least
+  // 48 MiB in all, the contiguous path's threshold (plan.cc), far beyond L2 and
+  // most of the L3 share. f32 bench 41 -> 31-37 ms.
+  const bool stream = size0 * size1 * int64_t{sizeof(typename Out::Storage)} >= (int64_t{16} << 20);
+  HWY_ALIGN float float_block[kTileRows * kTileCols];
+  HWY_ALIGN typename Out::Storage block[kTileRows * kTileCols];
+  // Dim 0 blocks outside: the inputs are then read as kTileRows sequential
+  // streams (their rows).
+  for (int64_t i0 = 0; i0 < size0; i0 += kTileRows) {
+    const int64_t rows = size0 - i0 < kTileRows ? size0 - i0 : kTileRows;
+    for (int64_t j0 = 0; j0 < size1; j0 += kTileCols) {
+      const int64_t cols = size1 - j0 < kTileCols ? size1 - j0 : kTileCols;
+      if constexpr (!std::is_same_v<Out, F64>) {
+        if (vector_block) {
+          TileBlockVector<Grad, Self, Promoted, Out>(g + i0 * grad_stride0 + j0, grad_stride0,
+                                                     s + i0 * self_stride0 + j0, self_stride0,
+                                                     o + i0 + j0 * out_stride1, out_stride1, rows, cols,
+                                                     float_block, stream);
+          continue;
+        }
+      }
+      for (int64_t i = 0; i < rows; ++i) {
+        VectorRun<Grad, Self, Promoted, Out>(g + (i0 + i) * grad_stride0 + j0 * grad_stride1, grad_stride1,
+                                             s + (i0 + i) * self_stride0 + j0 * self_stride1, self_stride1,
+                                             block + i * cols, 1, cols);
+      }
+      for (int64_t j = 0; j < cols; ++j) {
+        auto* row = o + i0 * out_stride0 + (j0 + j) * out_stride1;
+        for (int64_t i = 0; i < rows; ++i) row[i * out_stride0] = block[i * cols + j];
+      }
+    }
+  }
+  if (stream) hwy::FlushStream();
 }
 
 // The same for float32 outputs far larger than the last-level cache, with
@@ -209,6 +416,34 @@ HardsigmoidBackwardRunFn SelectStreamingKernel(aclDataType grad, aclDataType sel
   });
 }
 
+// WithComputeType (scalar_kernel.h) for selectors returning a tile kernel.
+template <typename Pick>
+HardsigmoidBackwardTileFn WithTileComputeType(aclDataType dtype, Pick pick) {
+  switch (dtype) {
+    case ACL_FLOAT: return pick(F32{});
+    case ACL_FLOAT16: return pick(F16{});
+    case ACL_BF16: return pick(Bf16{});
+    default: return nullptr;
+  }
+}
+
+HardsigmoidBackwardTileFn SelectTileKernel(aclDataType grad, aclDataType self, aclDataType promoted,
+                                           aclDataType out) {
+  return WithTileComputeType(grad, [&](auto g) {
+    return WithTileComputeType(self, [&](auto s) {
+      return WithTileComputeType(promoted, [&](auto p) -> HardsigmoidBackwardTileFn {
+        using G = decltype(g);
+        using S = decltype(s);
+        using P = decltype(p);
+        if (out == ACL_DOUBLE) return &TileRun<G, S, P, F64>;
+        return WithTileComputeType(out, [](auto o) -> HardsigmoidBackwardTileFn {
+          return &TileRun<G, S, P, decltype(o)>;
+        });
+      });
+    });
+  });
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace hardsigmoid_backward
 }  // namespace aclcpu
@@ -228,6 +463,7 @@ const TargetTable<VectorKernelSelector> kVectorKernelSelectors = {
     ACLCPU_FOR_EACH_COMPILED_TARGET(SelectVectorKernel)};
 const TargetTable<VectorKernelSelector> kStreamingKernelSelectors = {
     ACLCPU_FOR_EACH_COMPILED_TARGET(SelectStreamingKernel)};
+const TargetTable<TileKernelSelector> kTileKernelSelectors = {ACLCPU_FOR_EACH_COMPILED_TARGET(SelectTileKernel)};
 
 }  // namespace hardsigmoid_backward
 }  // namespace aclcpu

@@ -17,6 +17,11 @@ extern const TargetTable<VectorKernelSelector> kVectorKernelSelectors;
 // (float32 outputs only; nullptr for other paths).
 extern const TargetTable<VectorKernelSelector> kStreamingKernelSelectors;
 
+// Two-dimensional block kernels (transposed views).
+using TileKernelSelector = HardsigmoidBackwardTileFn (*)(aclDataType grad, aclDataType self, aclDataType promoted,
+                                                         aclDataType out);
+extern const TargetTable<TileKernelSelector> kTileKernelSelectors;
+
 }  // namespace hardsigmoid_backward
 }  // namespace aclcpu
 
