@@ -58,9 +58,10 @@ inline typename Out::Storage ToOut(float value) {
 }
 
 // Calls pick(Tag{}) with the element type of a compute dtype (FLOAT, FLOAT16,
-// BF16); nullptr for any other dtype. Kernel selection nests it per operand.
-template <typename Pick>
-HardsigmoidBackwardRunFn WithComputeType(aclDataType dtype, Pick pick) {
+// BF16); nullptr for any other dtype. Kernel selection nests it per operand;
+// Fn is the kind of kernel selected (a run or a tile kernel).
+template <typename Fn = HardsigmoidBackwardRunFn, typename Pick>
+Fn WithComputeType(aclDataType dtype, Pick pick) {
   switch (dtype) {
     case ACL_FLOAT: return pick(F32{});
     case ACL_FLOAT16: return pick(F16{});

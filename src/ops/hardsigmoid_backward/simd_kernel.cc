@@ -416,27 +416,16 @@ HardsigmoidBackwardRunFn SelectStreamingKernel(aclDataType grad, aclDataType sel
   });
 }
 
-// WithComputeType (scalar_kernel.h) for selectors returning a tile kernel.
-template <typename Pick>
-HardsigmoidBackwardTileFn WithTileComputeType(aclDataType dtype, Pick pick) {
-  switch (dtype) {
-    case ACL_FLOAT: return pick(F32{});
-    case ACL_FLOAT16: return pick(F16{});
-    case ACL_BF16: return pick(Bf16{});
-    default: return nullptr;
-  }
-}
-
 HardsigmoidBackwardTileFn SelectTileKernel(aclDataType grad, aclDataType self, aclDataType promoted,
                                            aclDataType out) {
-  return WithTileComputeType(grad, [&](auto g) {
-    return WithTileComputeType(self, [&](auto s) {
-      return WithTileComputeType(promoted, [&](auto p) -> HardsigmoidBackwardTileFn {
+  return WithComputeType<HardsigmoidBackwardTileFn>(grad, [&](auto g) {
+    return WithComputeType<HardsigmoidBackwardTileFn>(self, [&](auto s) {
+      return WithComputeType<HardsigmoidBackwardTileFn>(promoted, [&](auto p) -> HardsigmoidBackwardTileFn {
         using G = decltype(g);
         using S = decltype(s);
         using P = decltype(p);
         if (out == ACL_DOUBLE) return &TileRun<G, S, P, F64>;
-        return WithTileComputeType(out, [](auto o) -> HardsigmoidBackwardTileFn {
+        return WithComputeType<HardsigmoidBackwardTileFn>(out, [](auto o) -> HardsigmoidBackwardTileFn {
           return &TileRun<G, S, P, decltype(o)>;
         });
       });
