@@ -18,6 +18,16 @@
 namespace aclcpu_fault_test {
 namespace {
 
+// Runs the sequence's steps before phase 2 (un-faulted); *phase2 is the index
+// of the phase-2 step.
+void RunUpToPhase2(const std::vector<Step>& steps, SequenceState& state, size_t* phase2) {
+  *phase2 = 0;
+  for (size_t i = 0; steps[i].name != "aclnnHardsigmoidBackward"; ++i) {
+    ASSERT_EQ(steps[i].call(state), 0) << steps[i].name;
+    *phase2 = i + 1;
+  }
+}
+
 class FaultInjection : public testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -127,10 +137,7 @@ TEST_F(FaultInjection, LaunchCreateFailureLeavesARepeatableExecutorLaunchable) {
   SequenceState state;
   std::vector<Step> steps = OperatorCallSequence();
   size_t phase2 = 0;
-  for (size_t i = 0; steps[i].name != "aclnnHardsigmoidBackward"; ++i) {
-    ASSERT_EQ(steps[i].call(state), 0) << steps[i].name;
-    phase2 = i + 1;
-  }
+  ASSERT_NO_FATAL_FAILURE(RunUpToPhase2(steps, state, &phase2));
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(state.executor), ACLNN_SUCCESS);
   ASSERT_EQ(aclcpuSetFaultInjection("LaunchCreate", 1), ACL_SUCCESS);
   EXPECT_EQ(aclnnHardsigmoidBackward(nullptr, 0, state.executor, state.stream), ACLNN_ERR_INNER);
@@ -214,10 +221,7 @@ TEST_F(FaultInjection, StreamQueuePushFailureOfALaunchBehindBusyStreamReturns361
   SequenceState state;
   std::vector<Step> steps = OperatorCallSequence();
   size_t phase2 = 0;
-  for (size_t i = 0; steps[i].name != "aclnnHardsigmoidBackward"; ++i) {
-    ASSERT_EQ(steps[i].call(state), 0) << steps[i].name;
-    phase2 = i + 1;
-  }
+  ASSERT_NO_FATAL_FAILURE(RunUpToPhase2(steps, state, &phase2));
   const aclcpu::RuntimeServices& runtime = *aclcpuRuntimeServices(aclcpu::kRuntimeServicesAbi);
   aclcpu_test::Gate gate;
   ASSERT_EQ(runtime.submit(state.stream, new GateTask(&gate)), ACL_SUCCESS);

@@ -151,58 +151,49 @@ std::vector<float> DenseFloats() {
 
 class SimdConvert : public ::testing::TestWithParam<int64_t> {};
 
-TEST_P(SimdConvert, HalfToFloatMatchesScalarForAll65536Inputs) {
+// `widen` on this target against the scalar `reference`, bit for bit, for all
+// 65,536 16-bit inputs.
+void ExpectWidenMatchesForAllInputs(const TargetTable<WidenFn>& widen, int64_t target,
+                                    float (*reference)(uint16_t)) {
   const std::vector<uint16_t> in = All16BitPatterns();
   std::vector<float> out(in.size());
-  ForTarget(kHalfToFloat, GetParam())(in.data(), out.data(), in.size());
+  ForTarget(widen, target)(in.data(), out.data(), in.size());
   for (size_t i = 0; i < in.size(); ++i) {
-    ASSERT_EQ(FloatBits(out[i]), FloatBits(HalfToFloat(in[i]))) << std::hex << in[i];
+    ASSERT_EQ(FloatBits(out[i]), FloatBits(reference(in[i]))) << std::hex << in[i];
   }
+}
+
+// `narrow` on this target against the scalar `reference` on DenseFloats().
+void ExpectNarrowMatchesOnDenseSweep(const TargetTable<NarrowFn>& narrow, int64_t target,
+                                     uint16_t (*reference)(float)) {
+  const std::vector<float> in = DenseFloats();
+  std::vector<uint16_t> out(in.size());
+  ForTarget(narrow, target)(in.data(), out.data(), in.size());
+  for (size_t i = 0; i < in.size(); ++i) ASSERT_EQ(out[i], reference(in[i])) << std::hex << FloatBits(in[i]);
+}
+
+TEST_P(SimdConvert, HalfToFloatMatchesScalarForAll65536Inputs) {
+  ExpectWidenMatchesForAllInputs(kHalfToFloat, GetParam(), HalfToFloat);
 }
 
 TEST_P(SimdConvert, Bf16ToFloatMatchesScalarForAll65536Inputs) {
-  const std::vector<uint16_t> in = All16BitPatterns();
-  std::vector<float> out(in.size());
-  ForTarget(kBf16ToFloat, GetParam())(in.data(), out.data(), in.size());
-  for (size_t i = 0; i < in.size(); ++i) {
-    ASSERT_EQ(FloatBits(out[i]), FloatBits(Bf16ToFloat(in[i]))) << std::hex << in[i];
-  }
+  ExpectWidenMatchesForAllInputs(kBf16ToFloat, GetParam(), Bf16ToFloat);
 }
 
 TEST_P(SimdConvert, FloatToHalfMatchesScalarOnDenseSweep) {
-  const std::vector<float> in = DenseFloats();
-  std::vector<uint16_t> out(in.size());
-  ForTarget(kFloatToHalf, GetParam())(in.data(), out.data(), in.size());
-  for (size_t i = 0; i < in.size(); ++i) {
-    ASSERT_EQ(out[i], FloatToHalf(in[i])) << std::hex << FloatBits(in[i]);
-  }
+  ExpectNarrowMatchesOnDenseSweep(kFloatToHalf, GetParam(), FloatToHalf);
 }
 
 TEST_P(SimdConvert, FloatToBf16MatchesScalarOnDenseSweep) {
-  const std::vector<float> in = DenseFloats();
-  std::vector<uint16_t> out(in.size());
-  ForTarget(kFloatToBf16, GetParam())(in.data(), out.data(), in.size());
-  for (size_t i = 0; i < in.size(); ++i) {
-    ASSERT_EQ(out[i], FloatToBf16(in[i])) << std::hex << FloatBits(in[i]);
-  }
+  ExpectNarrowMatchesOnDenseSweep(kFloatToBf16, GetParam(), FloatToBf16);
 }
 
 TEST_P(SimdConvert, Bf16PairsWidenExactlyForAll65536Inputs) {
-  const std::vector<uint16_t> in = All16BitPatterns();
-  std::vector<float> out(in.size());
-  ForTarget(kBf16PairToFloat, GetParam())(in.data(), out.data(), in.size());
-  for (size_t i = 0; i < in.size(); ++i) {
-    ASSERT_EQ(FloatBits(out[i]), FloatBits(Bf16ToFloat(in[i]))) << std::hex << in[i];
-  }
+  ExpectWidenMatchesForAllInputs(kBf16PairToFloat, GetParam(), Bf16ToFloat);
 }
 
 TEST_P(SimdConvert, Bf16PairsNarrowMatchScalarOnDenseSweep) {
-  const std::vector<float> in = DenseFloats();
-  std::vector<uint16_t> out(in.size());
-  ForTarget(kFloatToBf16Pair, GetParam())(in.data(), out.data(), in.size());
-  for (size_t i = 0; i < in.size(); ++i) {
-    ASSERT_EQ(out[i], FloatToBf16(in[i])) << std::hex << FloatBits(in[i]);
-  }
+  ExpectNarrowMatchesOnDenseSweep(kFloatToBf16Pair, GetParam(), FloatToBf16);
 }
 
 // Widening then narrowing restores every bf16 in place (NaNs come back quiet).

@@ -165,14 +165,16 @@ void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t
 
 // float32 inputs both viewed with step 2 ([::2]) and a dense out: de-interleave
 // in registers and compute straight away, without StridedRun's scratch round
-// trip (f32/step2/64K kernel alone, one core: 41 -> 54-56 GB/s).
+// trip (f32/step2/64K kernel alone, one core: 41 -> 54-56 GB/s). Full vectors
+// only: ConcatEven on the half-width float vectors a double out needs gave wrong
+// results on SVE (sve_256 under qemu, Highway 1.0.3), so a double
+// out takes StridedRun.
 template <class Promoted, class Out>
 void Step2F32Run(const float* g, const float* s, typename Out::Storage* o, int64_t count) {
+  static_assert(!std::is_same_v<Out, F64>, "full float vectors only");
   int64_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
-  using DF = std::conditional_t<std::is_same_v<Out, F64>, hn::Rebind<float, hn::ScalableTag<double>>,
-                                hn::ScalableTag<float>>;
-  const DF df;
+  const hn::ScalableTag<float> df;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   // The second loads read one element past the last one used: stop one vector
   // short of the end so they stay in the view.
@@ -189,7 +191,7 @@ void Step2F32Run(const float* g, const float* s, typename Out::Storage* o, int64
 template <class Grad, class Self, class Promoted, class Out>
 void VectorRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
                int64_t out_stride, int64_t count) {
-  if constexpr (std::is_same_v<Grad, F32> && std::is_same_v<Self, F32>) {
+  if constexpr (std::is_same_v<Grad, F32> && std::is_same_v<Self, F32> && !std::is_same_v<Out, F64>) {
     if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
       Step2F32Run<Promoted, Out>(static_cast<const float*>(grad), static_cast<const float*>(self),
                                  static_cast<typename Out::Storage*>(out), count);
