@@ -213,8 +213,8 @@ class Session {
         if (live && valid) {
           const ExecutorState& state = live_[handle];
           const Storage* current = output ? state.out : (local == 0 ? state.grad : state.self);
-          if (current->dtype != target->dtype || current->view.strides != target->view.strides ||
-              current->view.offset != target->view.offset) {
+          if (current->dtype != target->dtype || current->view.dims != target->view.dims ||
+              current->view.strides != target->view.strides || current->view.offset != target->view.offset) {
             aclDestroyTensor(scratch);
             break;
           }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -209,8 +210,13 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
   plan->layout = MakeStridedLayout(static_cast<int>(self->view_dims.size()), self->view_dims.data(), kNumOperands,
                                    strides);
   const int64_t elements = plan->layout.NumElements();
-  const int64_t footprint =
-      elements * (plan->element_size[kOut] + plan->element_size[kGrad] + plan->element_size[kSelf]);
+  // Bytes moved, saturated: a view of zero strides may count up to 2^63 - 1
+  // elements over a tiny extent (fuzzer, UBSan: "6029383858773566500 * 6").
+  int64_t footprint = 0;
+  if (__builtin_mul_overflow(elements, plan->element_size[kOut] + plan->element_size[kGrad] + plan->element_size[kSelf],
+                             &footprint)) {
+    footprint = INT64_MAX;
+  }
   if (plan->layout.IsFlatContiguous() && footprint >= kStreamingMinFootprintBytes) {
     const HardsigmoidBackwardRunFn streaming =
         SelectStreamingKernel(grad->dtype, self->dtype, promoted, out->dtype, plan->target);
