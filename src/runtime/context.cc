@@ -48,8 +48,12 @@ struct ResolvedStream {
   uint64_t context_changes = 0;
   std::shared_ptr<Stream> stream;  // keeps the stream alive while cached
 };
-thread_local ResolvedStream last_resolved;
-thread_local uint64_t current_context_changes = 0;
+// One thread_local for both (each is a TLS lookup in a shared library).
+struct ThreadStreamState {
+  ResolvedStream last_resolved;
+  uint64_t current_context_changes = 0;
+};
+thread_local ThreadStreamState this_thread_streams;
 
 }  // namespace
 
@@ -131,7 +135,7 @@ std::shared_ptr<Context> CurrentContext() {
 
 void SetCurrentContext(const std::shared_ptr<Context>& context) {
   current_context = context;
-  ++current_context_changes;
+  ++this_thread_streams.current_context_changes;
 }
 
 std::shared_ptr<Stream> CreateStream(const std::shared_ptr<Context>& context) {
@@ -190,12 +194,13 @@ aclError ResolveStream(const char* call, const void* handle, std::shared_ptr<Str
 }
 
 aclError ResolveStreamCached(const char* call, const void* handle, Stream** stream) {
-  ResolvedStream& cached = last_resolved;
+  ThreadStreamState& state = this_thread_streams;
+  ResolvedStream& cached = state.last_resolved;
   // Read before the lookup: a destruction racing with it bumps the epoch after,
   // and the next call looks again.
   const uint64_t epoch = stream_registry_epoch.load(std::memory_order_acquire);
   if (cached.stream != nullptr && cached.handle == handle && cached.epoch == epoch &&
-      cached.context_changes == current_context_changes) {
+      cached.context_changes == state.current_context_changes) {
     *stream = cached.stream.get();
     return ACL_SUCCESS;
   }
@@ -205,7 +210,7 @@ aclError ResolveStreamCached(const char* call, const void* handle, Stream** stre
     cached = ResolvedStream{};
     return status;
   }
-  cached = ResolvedStream{handle, epoch, current_context_changes, std::move(found)};
+  cached = ResolvedStream{handle, epoch, state.current_context_changes, std::move(found)};
   *stream = cached.stream.get();
   return ACL_SUCCESS;
 }

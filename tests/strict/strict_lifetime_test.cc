@@ -210,15 +210,22 @@ TEST_F(Workspace, HostMemoryIsRejected) {
 
 // ---- Synchronisation ----------------------------------------------------------
 
-using Synchronisation = StrictTest;
+class Synchronisation : public StrictTest {
+ protected:
+  // Blocks stream_ on `gate` and queues a launch on `operands` behind it: the
+  // launch stays pending (out written, inputs read) until the gate opens.
+  void LaunchBehindBlockedStream(FloatOperands& operands, Gate* gate) {
+    BlockStream(stream_, gate);
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(Phase1(operands.grad.get(), operands.self.get(), operands.out.get(), &executor), ACLNN_SUCCESS);
+    ASSERT_EQ(aclnnHardsigmoidBackward(nullptr, 0, executor, stream_), ACLNN_SUCCESS);
+  }
+};
 
 TEST_F(Synchronisation, SynchronousDeviceToHostCopyOfPendingOutputIsRejected) {
   FloatOperands operands;
   Gate gate;
-  BlockStream(stream_, &gate);
-  aclOpExecutor* executor = nullptr;
-  ASSERT_EQ(Phase1(operands.grad.get(), operands.self.get(), operands.out.get(), &executor), ACLNN_SUCCESS);
-  ASSERT_EQ(aclnnHardsigmoidBackward(nullptr, 0, executor, stream_), ACLNN_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(LaunchBehindBlockedStream(operands, &gate));
   std::vector<float> host(64, -1.0f);
   for (aclrtMemcpyKind kind : {ACL_MEMCPY_DEVICE_TO_HOST, ACL_MEMCPY_DEFAULT}) {
     EXPECT_EQ(aclrtMemcpy(host.data(), 256, operands.out.device(), 256, kind), ACL_ERROR_RT_PARAM_INVALID);
@@ -240,10 +247,7 @@ TEST_F(Synchronisation, SynchronousDeviceToHostCopyOfPendingOutputIsRejected) {
 TEST_F(Synchronisation, SynchronousWriteOfAPendingLaunchsInputIsRejected) {
   FloatOperands operands;
   Gate gate;
-  BlockStream(stream_, &gate);
-  aclOpExecutor* executor = nullptr;
-  ASSERT_EQ(Phase1(operands.grad.get(), operands.self.get(), operands.out.get(), &executor), ACLNN_SUCCESS);
-  ASSERT_EQ(aclnnHardsigmoidBackward(nullptr, 0, executor, stream_), ACLNN_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(LaunchBehindBlockedStream(operands, &gate));
   std::vector<float> zeros(64, 0.0f);
   EXPECT_EQ(aclrtMemcpy(operands.self.device(), 256, zeros.data(), 256, ACL_MEMCPY_HOST_TO_DEVICE),
             ACL_ERROR_RT_PARAM_INVALID);
