@@ -45,7 +45,7 @@ HWY_INLINE hn::Vec<DF> LoadBf16AsF32(DF df, const uint16_t* p) {
 
 // f32 -> bf16 bits, round to nearest even; NaN stays NaN, quiet, sign kept.
 template <class DF>
-HWY_INLINE void StoreF32AsBf16(DF /*df*/, hn::Vec<DF> v, uint16_t* p) {
+HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> F32ToBf16Bits(DF /*df*/, hn::Vec<DF> v) {
   const hn::RebindToUnsigned<DF> du32;
   const hn::RebindToSigned<DF> di32;
   const hn::Rebind<uint16_t, DF> du16;
@@ -58,7 +58,12 @@ HWY_INLINE void StoreF32AsBf16(DF /*df*/, hn::Vec<DF> v, uint16_t* p) {
   const auto magnitude = hn::BitCast(di32, hn::And(bits, hn::Set(du32, 0x7FFFFFFFu)));
   const auto is_nan = hn::RebindMask(du32, hn::Gt(magnitude, hn::Set(di32, 0x7F800000)));
   const auto result = hn::IfThenElse(is_nan, quiet_nan, rounded);
-  hn::StoreU(hn::DemoteTo(du16, hn::BitCast(di32, result)), du16, p);
+  return hn::DemoteTo(du16, hn::BitCast(di32, result));
+}
+
+template <class DF>
+HWY_INLINE void StoreF32AsBf16(DF df, hn::Vec<DF> v, uint16_t* p) {
+  hn::StoreU(F32ToBf16Bits(df, v), hn::Rebind<uint16_t, DF>(), p);
 }
 
 // Pairs of float32 vectors from one full vector of bf16 bits, and back, for
@@ -107,18 +112,26 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> RoundF32ToBf16High(DF df, hn::Vec<DF>
   return hn::IfThenElse(hn::RebindMask(di32, hn::IsNaN(v)), hn::Or(bits, hn::Set(di32, 0x00400000)), rounded);
 }
 
-// Stores two float32 vectors from LoadBf16PairAsF32's lane order as Lanes(du16)
-// bf16 values, in the original order.
+// Two float32 vectors in LoadBf16PairAsF32's lane order -> one full vector of
+// bf16 bits, in the original order.
 template <class DU16>
-HWY_INLINE void StoreBf16PairFromF32(DU16 du16, hn::Vec<hn::Repartition<float, DU16>> lo,
-                                     hn::Vec<hn::Repartition<float, DU16>> hi, uint16_t* p) {
+HWY_INLINE hn::Vec<DU16> NarrowF32PairToBf16Bits(DU16 du16, hn::Vec<hn::Repartition<float, DU16>> lo,
+                                                 hn::Vec<hn::Repartition<float, DU16>> hi) {
   const hn::Repartition<float, DU16> df;
   const hn::RebindToSigned<DU16> di16;
   // An arithmetic shift keeps each value in int16 range, so the saturating pack
   // passes the 16 bits through unchanged.
   const auto lo16 = hn::ShiftRight<16>(RoundF32ToBf16High(df, lo));
   const auto hi16 = hn::ShiftRight<16>(RoundF32ToBf16High(df, hi));
-  hn::StoreU(hn::BitCast(du16, hn::ReorderDemote2To(di16, lo16, hi16)), du16, p);
+  return hn::BitCast(du16, hn::ReorderDemote2To(di16, lo16, hi16));
+}
+
+// Stores two float32 vectors from LoadBf16PairAsF32's lane order as Lanes(du16)
+// bf16 values, in the original order.
+template <class DU16>
+HWY_INLINE void StoreBf16PairFromF32(DU16 du16, hn::Vec<hn::Repartition<float, DU16>> lo,
+                                     hn::Vec<hn::Repartition<float, DU16>> hi, uint16_t* p) {
+  hn::StoreU(NarrowF32PairToBf16Bits(du16, lo, hi), du16, p);
 }
 #endif  // ACLCPU_SIMD_HAS_BF16_PAIRS
 
@@ -152,14 +165,13 @@ HWY_INLINE hn::Vec<DF> LoadF16AsF32(DF df, const uint16_t* p) {
 // f32 -> f16 bits, round to nearest even; overflow to infinity; NaN stays NaN,
 // quiet, sign and top payload bits kept.
 template <class DF>
-HWY_INLINE void StoreF32AsF16(DF df, hn::Vec<DF> v, uint16_t* p) {
+HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> F32ToF16Bits(DF df, hn::Vec<DF> v) {
+  const hn::Rebind<uint16_t, DF> du16;
 #if ACLCPU_SIMD_HAS_EXACT_F16
   (void)df;
-  const hn::Rebind<hwy::float16_t, DF> df16;
-  hn::StoreU(hn::DemoteTo(df16, v), df16, reinterpret_cast<hwy::float16_t*>(p));
+  return hn::BitCast(du16, hn::DemoteTo(hn::Rebind<hwy::float16_t, DF>(), v));
 #else
   const hn::RebindToSigned<DF> di32;
-  const hn::Rebind<uint16_t, DF> du16;
   const auto bits = hn::BitCast(di32, v);
   const auto sign = hn::And(hn::ShiftRight<16>(bits), hn::Set(di32, 0x8000));
   const auto magnitude = hn::And(bits, hn::Set(di32, 0x7FFFFFFF));
@@ -178,8 +190,13 @@ HWY_INLINE void StoreF32AsF16(DF df, hn::Vec<DF> v, uint16_t* p) {
   auto result = hn::IfThenElse(hn::Lt(magnitude, hn::Set(di32, 0x38800000)), subnormal, normal);
   result = hn::IfThenElse(hn::Gt(magnitude, hn::Set(di32, 0x477FEFFF)), hn::Set(di32, 0x7C00), result);
   result = hn::IfThenElse(hn::Gt(magnitude, hn::Set(di32, 0x7F800000)), quiet_nan, result);
-  hn::StoreU(hn::DemoteTo(du16, hn::Or(result, sign)), du16, p);
+  return hn::DemoteTo(du16, hn::Or(result, sign));
 #endif
+}
+
+template <class DF>
+HWY_INLINE void StoreF32AsF16(DF df, hn::Vec<DF> v, uint16_t* p) {
+  hn::StoreU(F32ToF16Bits(df, v), hn::Rebind<uint16_t, DF>(), p);
 }
 
 }  // namespace HWY_NAMESPACE

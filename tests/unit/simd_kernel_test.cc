@@ -179,6 +179,33 @@ TEST_P(SimdKernel, TileBlocksMatchScalar) {
 
 INSTANTIATE_TEST_SUITE_P(EveryTargetAndDtypePath, SimdKernel, ::testing::ValuesIn(AllPaths()), CaseName);
 
+// All-f16 and all-bf16 runs test the window on self's bits and convert only
+// grad (simd_kernel.cc): every 16-bit pattern as self, then as grad, against
+// the scalar reference, on every target.
+TEST(SimdKernelSameHalfType, EverySelfAndGradBitPatternMatchesScalar) {
+  const size_t count = size_t{1} << 16;
+  std::vector<uint16_t> every_pattern(count), mixed(count);
+  for (size_t i = 0; i < count; ++i) every_pattern[i] = static_cast<uint16_t>(i);
+  for (int64_t target : AvailableTargets()) {
+    for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+      const std::vector<uint8_t> values = TestValues(dtype, count, 71);
+      std::memcpy(mixed.data(), values.data(), count * sizeof(uint16_t));
+      const HardsigmoidBackwardRunFn vector = SelectKernel(dtype, dtype, dtype, dtype, target);
+      const HardsigmoidBackwardRunFn scalar = SelectScalarKernel(dtype, dtype, dtype, dtype);
+      ASSERT_NE(vector, nullptr);
+      for (bool patterns_as_self : {true, false}) {
+        const uint16_t* grad = patterns_as_self ? mixed.data() : every_pattern.data();
+        const uint16_t* self = patterns_as_self ? every_pattern.data() : mixed.data();
+        std::vector<uint16_t> expected(count), actual(count, 0xA5A5);
+        scalar(grad, 1, self, 1, expected.data(), 1, static_cast<int64_t>(count));
+        vector(grad, 1, self, 1, actual.data(), 1, static_cast<int64_t>(count));
+        ASSERT_EQ(actual, expected) << TargetName(target) << " " << DtypeName(dtype)
+                                    << (patterns_as_self ? " every self" : " every grad");
+      }
+    }
+  }
+}
+
 // The block kernel's non-temporal store path (float32 out, planes of 16 MiB of
 // out or more) on every target: a 2049 x 2049 transposed plane, with out's
 // columns aligned for vectors in some rows and not in others (odd pitch).

@@ -34,11 +34,13 @@ struct F32 {
 };
 struct F16 {
   using Storage = uint16_t;
+  static constexpr uint16_t kWindowBits = 0x4200;  // 3.0: |self| < 3 on the bits (simd_kernel.cc)
   static float Load(Storage v) { return HalfToFloat(v); }
   static Storage Store(float v) { return FloatToHalf(v); }
 };
 struct Bf16 {
   using Storage = uint16_t;
+  static constexpr uint16_t kWindowBits = 0x4040;  // 3.0
   static float Load(Storage v) { return Bf16ToFloat(v); }
   static Storage Store(float v) { return FloatToBf16(v); }
 };
