@@ -25,7 +25,7 @@ namespace aclcpu_fault_test {
 namespace {
 
 constexpr int kThreads = 4;
-// Split into kThreads parts (the operator splits from 96 Ki elements a part).
+// Split into kThreads parts (the operator splits from 128 KiB moved a part).
 constexpr int64_t kBigElements = int64_t{kThreads} * 128 * 1024;
 
 struct ChildReport {

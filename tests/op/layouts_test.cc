@@ -234,15 +234,19 @@ TEST(Layouts, LargeStridedViews) {
 }
 
 TEST(Layouts, ContiguousCountsAroundThreadSplitBoundaries) {
-  // Launches are split in pieces of at least 96K (98304) elements: counts on
-  // either side of two and three pieces, odd counts that leave unequal pieces,
-  // and misaligned starts; golden elements repeat to fill them. The suite also
-  // runs with ACLCPU_NUM_THREADS=3 (CTest), where three pieces happen.
-  for (const char* name : {"exhaustive_f16", "exhaustive_bf16"}) {
+  // Launches are split in pieces that each move at least 128 KiB (grad + self
+  // + out element sizes per element; plan.cc): counts on either side of two and
+  // three pieces, odd counts that leave unequal pieces, and misaligned starts;
+  // golden elements repeat to fill them. The suite also runs with
+  // ACLCPU_NUM_THREADS=3 (CTest), where three pieces happen.
+  for (const char* name : {"exhaustive_f16", "exhaustive_bf16", "grad_f32_self_f32_out_f32"}) {
     SCOPED_TRACE(name);
     const GoldenFile golden = GoldenFile::Load(name);
     const std::vector<size_t> all = golden.AllIndices();
-    for (size_t count : {98303u, 98304u, 196607u, 196608u, 196609u, 294911u, 294913u}) {
+    const size_t bytes_per_element =
+        DtypeBytes(golden.grad_dtype()) + DtypeBytes(golden.self_dtype()) + DtypeBytes(golden.out_dtype());
+    const size_t part = (size_t{128} << 10) / bytes_per_element;
+    for (size_t count : {part - 1, part, 2 * part - 1, 2 * part, 2 * part + 1, 3 * part - 1, 3 * part + 1}) {
       SCOPED_TRACE(count);
       std::vector<size_t> indices(count);
       for (size_t i = 0; i < count; ++i) indices[i] = all[i % all.size()];

@@ -21,12 +21,18 @@ namespace aclcpu {
 namespace hardsigmoid_backward {
 namespace {
 
-// Below this many elements per thread, handing half a launch to another thread
-// costs more than it saves. Measured here through the full API (phase 1 + phase
-// 2 + synchronise, float32, 2 cores): 64K and 128K elements ran slightly slower
-// split in two (12.3 vs 11.0 us, 22.2 vs 20.9 us), 256K clearly faster (32 vs
-// 42 us), 1M twice as fast (100 vs 200 us).
-constexpr int64_t kMinElementsPerPart = 96 * 1024;
+// A launch is split only into parts that each move at least this many bytes
+// (grad + self + out element sizes per element): below that, handing part of
+// the work to another thread costs more than it saves. Measured here through
+// the full API (phase 1 + phase 2 + synchronise, 2 cores, launches on the
+// calling thread), unsplit -> split in two, microseconds per call: float32 16K
+// elements (96 KiB a part) 2.7 -> 2.1-2.3 (noisy), 32K 4.8 -> 2.9-3.0, 64K
+// 8.6 -> 4.9; f16 16K (48 KiB a part) 1.4 -> 1.3-1.5, 32K 2.6 -> 1.9-2.8,
+// 64K 5.2 -> 3.3; f16 grad + f32 self/out 16K (80 KiB a part) 1.8 -> 1.6-1.7,
+// 32K 3.4 -> 2.6. So about 128 KiB a part: float32 splits from ~22K
+// elements, f16 from ~44K. (Before launches ran on the calling thread, the
+// hand-off to the stream's worker put the float32 bar at ~96K elements a part.)
+constexpr int64_t kMinBytesPerPart = 128 * 1024;
 // Launches up to this size run on the caller's thread when its stream is idle:
 // they take well under a microsecond, less than waking the stream's worker.
 constexpr int64_t kMaxInlineElements = 4096;
@@ -231,9 +237,11 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
   }
   plan->runs_inline = elements <= kMaxInlineElements;
   // Split along the outermost dim (the whole run when flat), never finer than
-  // kMinElementsPerPart per piece.
+  // kMinBytesPerPart per piece.
   const int64_t outer = plan->layout.rank > 0 ? plan->layout.sizes[plan->layout.rank - 1] : 1;
-  int64_t parts = std::min<int64_t>(ThreadPool::ConfiguredThreads(), elements / kMinElementsPerPart);
+  const int64_t bytes_per_element = plan->element_size[kGrad] + plan->element_size[kSelf] + plan->element_size[kOut];
+  const int64_t min_elements_per_part = std::max<int64_t>(1, kMinBytesPerPart / bytes_per_element);
+  int64_t parts = std::min<int64_t>(ThreadPool::ConfiguredThreads(), elements / min_elements_per_part);
   parts = std::min(parts, outer);
   plan->parts = parts > 1 ? static_cast<int>(parts) : 1;
   if (Verbose()) LogPlan(*plan, grad, self, out, promoted);
