@@ -7,6 +7,10 @@
 #include "common/env.h"
 #include "hwy/detect_targets.h"
 
+#if ACLCPU_HAVE_AVX512_BF16_TARGET
+#include <cpuid.h>
+#endif
+
 namespace aclcpu {
 namespace {
 
@@ -16,7 +20,7 @@ struct NamedTarget {
 };
 
 constexpr NamedTarget kTargetNames[] = {
-    {HWY_AVX3_DL, "avx512_dl"}, {HWY_AVX3, "avx512"},     {HWY_AVX2, "avx2"},         {HWY_SSE4, "sse4"},
+    {kAvx512Bf16Target, "avx512_bf16"}, {HWY_AVX3_DL, "avx512_dl"}, {HWY_AVX3, "avx512"},     {HWY_AVX2, "avx2"},         {HWY_SSE4, "sse4"},
     {HWY_SSSE3, "ssse3"},       {HWY_SVE2_128, "sve2_128"}, {HWY_SVE_256, "sve_256"}, {HWY_SVE2, "sve2"},
     {HWY_SVE, "sve"},           {HWY_NEON, "neon"},       {HWY_EMU128, "emu128"},     {HWY_SCALAR, "scalar"},
 };
@@ -35,11 +39,24 @@ int64_t MaxIsaCap() {
   return 0;
 }
 
+// Whether the CPU has AVX512_BF16 (CPUID leaf 7, sub-leaf 1, EAX bit 5). The
+// OS support for AVX-512 state is part of Highway's AVX3 check.
+bool CpuHasAvx512Bf16() {
+#if ACLCPU_HAVE_AVX512_BF16_TARGET
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) == 0) return false;
+  return (eax & (1u << 5)) != 0;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
 std::vector<int64_t> AvailableTargets() {
   std::vector<int64_t> targets;
-  const int64_t available = hwy::SupportedTargets() & HWY_TARGETS;
+  int64_t available = hwy::SupportedTargets() & HWY_TARGETS;
+  if ((available & HWY_AVX3) && CpuHasAvx512Bf16()) available |= kAvx512Bf16Target;
   for (int bit = 0; bit < 63; ++bit) {
     const int64_t target = int64_t{1} << bit;
     if (available & target) targets.push_back(target);

@@ -3,7 +3,8 @@
 // Kernels are compiled by Highway for every target of the platform. At run time
 // we use the best target the CPU supports, capped by ACLCPU_MAX_ISA (like
 // PyTorch's ATEN_CPU_CAPABILITY or oneDNN's ONEDNN_MAX_CPU_ISA). Targets are
-// Highway's target bits: a lower bit is a better target.
+// Highway's target bits: a lower bit is a better target; plus one of ours,
+// kAvx512Bf16Target, below.
 #ifndef ACLCPU_SIMD_TARGETS_H_
 #define ACLCPU_SIMD_TARGETS_H_
 
@@ -12,7 +13,22 @@
 
 #include "hwy/targets.h"
 
+// Whether aclcpu has the avx512_bf16 target (x86-64 with a compiler that knows
+// the AVX512_BF16 intrinsics, and Highway's AVX-512 target compiled).
+#if HWY_ARCH_X86_64 && (HWY_TARGETS & HWY_AVX3) && (HWY_COMPILER_GCC_ACTUAL >= 1000 || HWY_COMPILER_CLANG >= 900)
+#define ACLCPU_HAVE_AVX512_BF16_TARGET 1
+#else
+#define ACLCPU_HAVE_AVX512_BF16_TARGET 0
+#endif
+
 namespace aclcpu {
+
+// Our one target that is not Highway's (1.0.3 has none for it): AVX-512 plus the
+// AVX512_BF16 conversion instructions (Zen 4, Cooper Lake, Sapphire Rapids).
+// Everything runs Highway's AVX-512 code there except the all-bf16 kernel,
+// whose float32 -> bf16 narrowing uses VCVTNE2PS2BF16 (simd_kernel.cc). A bit
+// Highway 1.0.3 leaves unused on x86, just above (better than) AVX3_DL.
+constexpr int64_t kAvx512Bf16Target = int64_t{1} << 6;
 
 // One compiled target's implementation of a function.
 template <typename Fn>
@@ -25,7 +41,8 @@ struct TargetEntry {
 template <typename Fn>
 using TargetTable = std::vector<TargetEntry<Fn>>;
 
-// The implementation for `target`, or nullptr if it was not compiled.
+// The implementation for `target` (the first entry for it), or nullptr if it
+// was not compiled.
 template <typename Fn>
 Fn ForTarget(const TargetTable<Fn>& table, int64_t target) {
   for (const TargetEntry<Fn>& entry : table) {
@@ -49,7 +66,14 @@ const char* TargetName(int64_t target);
 
 // Expands to `{HWY_X, &N_X::FN},` for every target X foreach_target.h compiled,
 // best first. Use in the HWY_ONCE part of a foreach_target source, inside the
-// namespace that holds its HWY_NAMESPACE.
+// namespace that holds its HWY_NAMESPACE. The avx512_bf16 target gets Highway's
+// AVX-512 function unless a table puts its own entry for it first (ForTarget
+// takes the first match).
+#if ACLCPU_HAVE_AVX512_BF16_TARGET
+#define ACLCPU_TARGET_AVX512_BF16(FN) {::aclcpu::kAvx512Bf16Target, &N_AVX3::FN},
+#else
+#define ACLCPU_TARGET_AVX512_BF16(FN)
+#endif
 #if HWY_TARGETS & HWY_AVX3_DL
 #define ACLCPU_TARGET_AVX3_DL(FN) {HWY_AVX3_DL, &N_AVX3_DL::FN},
 #else
@@ -111,7 +135,7 @@ const char* TargetName(int64_t target);
 #define ACLCPU_TARGET_SCALAR(FN)
 #endif
 #define ACLCPU_FOR_EACH_COMPILED_TARGET(FN)                                                                \
-  ACLCPU_TARGET_AVX3_DL(FN) ACLCPU_TARGET_AVX3(FN) ACLCPU_TARGET_AVX2(FN) ACLCPU_TARGET_SSE4(FN)           \
+  ACLCPU_TARGET_AVX512_BF16(FN) ACLCPU_TARGET_AVX3_DL(FN) ACLCPU_TARGET_AVX3(FN) ACLCPU_TARGET_AVX2(FN) ACLCPU_TARGET_SSE4(FN)           \
   ACLCPU_TARGET_SSSE3(FN) ACLCPU_TARGET_SVE2_128(FN) ACLCPU_TARGET_SVE_256(FN) ACLCPU_TARGET_SVE2(FN)      \
   ACLCPU_TARGET_SVE(FN) ACLCPU_TARGET_NEON(FN) ACLCPU_TARGET_EMU128(FN) ACLCPU_TARGET_SCALAR(FN)
 
