@@ -1,6 +1,7 @@
 #include "ops/hardsigmoid_backward/plan.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
@@ -165,6 +166,38 @@ void LogPlan(const Plan& plan, const aclTensor* grad, const aclTensor* self, con
                plan.streaming ? " non-temporal-stores" : "");
 }
 
+// Index of a compute dtype (FLOAT, FLOAT16, BF16) or, for out, also DOUBLE; -1
+// for any other dtype.
+int KernelCacheIndex(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT: return 0;
+    case ACL_FLOAT16: return 1;
+    case ACL_BF16: return 2;
+    case ACL_DOUBLE: return 3;
+    default: return -1;
+  }
+}
+
+// The kernel of the process's target (ChosenTarget, fixed per process) for
+// (grad, self, out); promoted follows from grad and self. Selecting walks the
+// target table and three nested dtype switches, about 100 instructions of a
+// tiny call's ~2,800 (callgrind), so each answer is remembered. Racing threads
+// store the same pointer; relaxed atomics suffice, code does not change.
+HardsigmoidBackwardRunFn ChosenTargetKernel(aclDataType grad, aclDataType self, aclDataType promoted,
+                                            aclDataType out) {
+  const int64_t target = ChosenTarget();
+  static std::atomic<HardsigmoidBackwardRunFn> cache[4 * 4 * 4];
+  const int g = KernelCacheIndex(grad), s = KernelCacheIndex(self), o = KernelCacheIndex(out);
+  if (g < 0 || g > 2 || s < 0 || s > 2 || o < 0) return SelectKernel(grad, self, promoted, out, target);
+  std::atomic<HardsigmoidBackwardRunFn>& entry = cache[(g * 4 + s) * 4 + o];
+  HardsigmoidBackwardRunFn kernel = entry.load(std::memory_order_relaxed);
+  if (kernel == nullptr) {
+    kernel = SelectKernel(grad, self, promoted, out, target);
+    entry.store(kernel, std::memory_order_relaxed);
+  }
+  return kernel;
+}
+
 }  // namespace
 
 aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTensor* out, Plan* plan) {
@@ -202,7 +235,7 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
   }
   const aclDataType promoted = PromoteFloatingTypes(grad->dtype, self->dtype);
   plan->target = ChosenTarget();
-  plan->kernel = SelectKernel(grad->dtype, self->dtype, promoted, out->dtype, plan->target);
+  plan->kernel = ChosenTargetKernel(grad->dtype, self->dtype, promoted, out->dtype);
   if (plan->kernel == nullptr) {
     // Allowed by CANN's cast rule (e.g. COMPLEX64) but CANN has no cast kernel to
     // it either; refuse rather than write something wrong.
