@@ -49,6 +49,8 @@ RunnerFactory FactoryOf(Impl impl) {
       return &MakeRooflineRunner;
     case Impl::kRooflineNt:
       return &MakeRooflineNtRunner;
+    case Impl::kConversionCeiling:
+      return &MakeConversionCeilingRunner;
     case Impl::kTorch:
       return &MakeTorchRunner;
     case Impl::kOnednn:
@@ -72,6 +74,13 @@ bool Supports(const Case& c, Impl impl, std::string* why_not) {
     case Impl::kRooflineNt:
       if (c.layout != Layout::kContiguous) {
         *why_not = "strided cases are compared with the contiguous roofline of the same size";
+        return false;
+      }
+      return true;
+    case Impl::kConversionCeiling:
+      if (c.layout != Layout::kContiguous || c.dtypes.grad != ACL_FLOAT16 || c.dtypes.self != ACL_FLOAT16 ||
+          c.dtypes.out != ACL_FLOAT16) {
+        *why_not = "the f16 conversion ceiling is measured for contiguous all-f16 cases";
         return false;
       }
       return true;
@@ -105,7 +114,7 @@ void RunBenchmark(benchmark::State& state, Case c, Impl impl, int threads) {
     state.SkipWithError(why_not.c_str());
     return;
   }
-  if (impl != Impl::kRoofline && impl != Impl::kRooflineNt) {
+  if (impl != Impl::kRoofline && impl != Impl::kRooflineNt && impl != Impl::kConversionCeiling) {
     const std::string mismatch = CheckOutput(c, buffers);
     if (!mismatch.empty()) {
       state.SkipWithError(mismatch.c_str());

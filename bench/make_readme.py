@@ -9,9 +9,9 @@ import os
 import platform
 import subprocess
 
-IMPLS = ["aclcpu_api", "aclcpu_kernel", "roofline", "roofline_nt", "torch", "onednn"]
+IMPLS = ["aclcpu_api", "aclcpu_kernel", "roofline", "roofline_nt", "conversion_ceiling", "torch", "onednn"]
 PEER_NAMES = {"aclcpu_kernel": "kernel alone", "roofline": "roofline", "roofline_nt": "roofline NT",
-              "torch": "PyTorch", "onednn": "oneDNN"}
+              "conversion_ceiling": "f16 conversions alone", "torch": "PyTorch", "onednn": "oneDNN"}
 
 
 def run(command):
@@ -71,8 +71,8 @@ def fmt_time(ns):
 
 def table(cells, cases, threads):
     lines = ["| case | T | aclcpu API GB/s | API time/call (cv) | kernel alone (1T) | roofline | roofline NT "
-             "| PyTorch | oneDNN | API/roofline | API/roofline NT | API/PyTorch | API/oneDNN |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| f16 conversions alone | PyTorch | oneDNN | API/roofline | API/roofline NT | API/PyTorch | API/oneDNN |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for case in cases:
         for t in threads:
             api_row = cells.get((case["case"], t, "aclcpu_api"))
@@ -83,11 +83,11 @@ def table(cells, cases, threads):
                                                              100 * float(api_row["cv"]))
             g = {impl: gbps(cells, case, t, impl) for impl in IMPLS}
             star = "*" if case["layout"] != "contig" else ""
-            lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 case["case"], t, fmt_gbps(api), time, fmt_gbps(g["aclcpu_kernel"]),
                 fmt_gbps(g["roofline"]) + (star if g["roofline"] else ""),
                 fmt_gbps(g["roofline_nt"]) + (star if g["roofline_nt"] else ""),
-                fmt_gbps(g["torch"]), fmt_gbps(g["onednn"]),
+                fmt_gbps(g["conversion_ceiling"]), fmt_gbps(g["torch"]), fmt_gbps(g["onednn"]),
                 fmt_ratio(api, g["roofline"]), fmt_ratio(api, g["roofline_nt"]),
                 fmt_ratio(api, g["torch"]), fmt_ratio(api, g["onednn"])))
     return "\n".join(lines)
@@ -181,6 +181,20 @@ class Targets:
                         checks.append(("%s %dT" % (case["case"], t), self.ratio(case, t, "roofline"), 0.85, False,
                                        self.disturbed(case, t, "roofline")))
         self.check("contiguous 64K–1M (every dtype case) ≥ 0.85× ordinary-store roofline", checks)
+        parts = []
+        for n in (64 * K, M):
+            case = self.find("f16", "contig", n)
+            for t in self.threads:
+                ceiling = gbps(self.cells, case, t, "conversion_ceiling") if case else None
+                roofline = gbps(self.cells, case, t, "roofline") if case else None
+                api = gbps(self.cells, case, t, "aclcpu_api") if case else None
+                if ceiling and roofline and api:
+                    parts.append("%s %dT: conversions alone %.2f× roofline, API %.2f× the conversions alone" % (
+                        case["case"], t, ceiling / roofline, api / ceiling))
+        if parts:
+            self.lines.append("- *f16 in cache, the limit*: the exact f16 conversions alone (widen + narrow per "
+                              "element, nothing else, same fork-join as the roofline) against the roofline and the "
+                              "operator against them: " + "; ".join(parts) + ".")
         checks = []
         for n in (64 * K, M):
             case = self.find("f32", "contig", n)
@@ -312,6 +326,11 @@ of `self` inside the window), one implementation after the other:
   so it moves the same bytes (two reads, one write), with ordinary or non-temporal stores. Highway SIMD,
   one OpenMP fork-join per call from 32768 elements (1 thread below). Strided cases (marked `*`) are
   compared with the contiguous roofline of the same size.
+- **f16 conversions alone** (all-f16 contiguous cases): the roofline's loop and fork-join doing only
+  what an exact f16 kernel cannot avoid — widen each grad element to float32 and narrow it back, with
+  aclcpu's exact conversions (F16C on x86), XOR-ed with self so the bytes moved are the same. The
+  ceiling of any exact f16 kernel on this CPU: where the API is close to it but below 0.85× the
+  roofline, the conversions are the limit.
 - **PyTorch**: libtorch (Debian `libtorch-dev`) `at::hardsigmoid_backward_out` on `from_blob` tensors
   with the same views (the out= variant: the functional one allocates a new output every call).
 - **oneDNN**: 2.6 has no hardsigmoid; `eltwise_clip_v2` backward (α=-3, β=3, the same strict window)

@@ -38,6 +38,10 @@ std::unique_ptr<Runner> MakeRooflineRunner(const Case& c, const CaseBuffers& buf
                                            std::string* why_not);
 std::unique_ptr<Runner> MakeRooflineNtRunner(const Case& c, const CaseBuffers& buffers, int threads,
                                              std::string* why_not);
+// The same fork-join doing only an exact f16 widen + narrow per element
+// (all-f16 contiguous cases): the ceiling an exact f16 kernel has here.
+std::unique_ptr<Runner> MakeConversionCeilingRunner(const Case& c, const CaseBuffers& buffers, int threads,
+                                                    std::string* why_not);
 // PyTorch's at::hardsigmoid_backward_out.
 std::unique_ptr<Runner> MakeTorchRunner(const Case& c, const CaseBuffers& buffers, int threads, std::string* why_not);
 // oneDNN eltwise_clip_v2 backward (alpha=-3, beta=3) then eltwise_linear x1/6 in place.

@@ -8,8 +8,8 @@
 namespace aclcpu_bench {
 namespace {
 
-constexpr Impl kAllImpls[] = {Impl::kAclcpuApi,  Impl::kAclcpuKernel, Impl::kRoofline,
-                              Impl::kRooflineNt, Impl::kTorch,        Impl::kOnednn};
+constexpr Impl kAllImpls[] = {Impl::kAclcpuApi,         Impl::kAclcpuKernel, Impl::kRoofline, Impl::kRooflineNt,
+                              Impl::kConversionCeiling, Impl::kTorch,        Impl::kOnednn};
 
 std::string Key(const std::string& case_name, const std::string& impl_name) { return case_name + "/" + impl_name; }
 
@@ -43,6 +43,8 @@ const char* ImplName(Impl impl) {
       return "roofline";
     case Impl::kRooflineNt:
       return "roofline_nt";
+    case Impl::kConversionCeiling:
+      return "conversion_ceiling";
     case Impl::kTorch:
       return "torch";
     case Impl::kOnednn:
@@ -96,9 +98,9 @@ double Summary::Gbps(const Case& c, Impl impl) const {
 
 std::string Summary::Table(int threads) const {
   std::ostringstream table;
-  table << "| case | T | aclcpu API GB/s | API time/call (cv) | kernel alone (1T) | roofline | roofline NT | torch "
-           "| oneDNN | API/roofline | API/roofline NT | API/torch | API/oneDNN |\n"
-        << "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  table << "| case | T | aclcpu API GB/s | API time/call (cv) | kernel alone (1T) | roofline | roofline NT "
+           "| f16 conversions alone | torch | oneDNN | API/roofline | API/roofline NT | API/torch | API/oneDNN |\n"
+        << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const Case& c : cases_) {
     bool any_measured = false;  // rows filtered out by --benchmark_filter are left out
     for (Impl impl : kAllImpls) any_measured |= Find(c, impl) != nullptr && Find(c, impl)->measured;
@@ -115,7 +117,8 @@ std::string Summary::Table(int threads) const {
     }
     table << "| " << c.Name() << " | " << threads << " | " << FormatGbps(api) << " | " << api_time << " | "
           << FormatGbps(Gbps(c, Impl::kAclcpuKernel)) << " | " << FormatGbps(roofline) << " | "
-          << FormatGbps(roofline_nt) << " | " << FormatGbps(torch) << " | " << FormatGbps(onednn) << " | "
+          << FormatGbps(roofline_nt) << " | " << FormatGbps(Gbps(c, Impl::kConversionCeiling)) << " | "
+          << FormatGbps(torch) << " | " << FormatGbps(onednn) << " | "
           << FormatRatio(api, roofline) << " | " << FormatRatio(api, roofline_nt) << " | " << FormatRatio(api, torch)
           << " | " << FormatRatio(api, onednn) << " |\n";
   }
