@@ -206,6 +206,32 @@ TEST(SimdKernelSameHalfType, EverySelfAndGradBitPatternMatchesScalar) {
   }
 }
 
+// The window is tested on float32 self's bits (|self| < 3 as an integer
+// compare, simd_kernel.cc): self takes every upper half (sign, exponent, top of
+// the mantissa: every class, every NaN kind, both sides of +-3) with lower
+// halves 0, 1, 0x7FFF, 0x8000 and 0xFFFF, on every target, against the scalar
+// reference.
+TEST(SimdKernelFloatWindow, EveryFloat32SelfUpperHalfMatchesScalar) {
+  const uint32_t lower_halves[] = {0x0000, 0x0001, 0x7FFF, 0x8000, 0xFFFF};
+  std::vector<float> self;
+  for (uint32_t upper = 0; upper < 0x10000; ++upper) {
+    for (uint32_t lower : lower_halves) self.push_back(BitsToFloat(upper << 16 | lower));
+  }
+  const std::vector<uint8_t> grad_bytes = TestValues(ACL_FLOAT, self.size(), 81);
+  const int64_t count = static_cast<int64_t>(self.size());
+  for (int64_t target : AvailableTargets()) {
+    for (aclDataType out : kOutTypes) {
+      const aclDataType promoted = ACL_FLOAT;
+      const HardsigmoidBackwardRunFn vector = SelectKernel(ACL_FLOAT, ACL_FLOAT, promoted, out, target);
+      const HardsigmoidBackwardRunFn scalar = SelectScalarKernel(ACL_FLOAT, ACL_FLOAT, promoted, out);
+      std::vector<uint8_t> expected(self.size() * DtypeSize(out)), actual(expected.size(), 0xA5);
+      scalar(grad_bytes.data(), 1, self.data(), 1, expected.data(), 1, count);
+      vector(grad_bytes.data(), 1, self.data(), 1, actual.data(), 1, count);
+      ASSERT_EQ(actual, expected) << TargetName(target) << " out " << DtypeName(out);
+    }
+  }
+}
+
 // The block kernel's non-temporal store path (float32 out, planes of 16 MiB of
 // out or more) on every target: a 2049 x 2049 transposed plane, with out's
 // columns aligned for vectors in some rows and not in others (odd pitch).

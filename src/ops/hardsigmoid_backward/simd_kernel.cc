@@ -85,11 +85,16 @@ HWY_INLINE hn::Vec<DF> RoundToPromoted(DF df, hn::Vec<DF> v) {
   }
 }
 
-// The definition on float32 lanes (before any rounding).
+// The definition on float32 lanes (before any rounding). -3 < self < 3 is
+// tested as |self| < 3 on the bits: the magnitude bits (sign cleared) compared
+// as integers with those of 3.0, one AND and one compare instead of two float
+// compares and a mask AND. NaN magnitudes are above infinity's and fail it, as
+// they fail the ordered float compares; -0 and subnormals pass.
 template <class DF>
 HWY_INLINE hn::Vec<DF> HardsigmoidGradVector(DF df, hn::Vec<DF> grad_f32, hn::Vec<DF> self_f32) {
-  // Ordered compares: a NaN self is outside the window.
-  const auto inside = hn::And(hn::Gt(self_f32, hn::Set(df, -kWindow)), hn::Lt(self_f32, hn::Set(df, kWindow)));
+  const hn::RebindToSigned<DF> di32;
+  const auto magnitude = hn::And(hn::BitCast(di32, self_f32), hn::Set(di32, 0x7FFFFFFF));
+  const auto inside = hn::RebindMask(df, hn::Lt(magnitude, hn::Set(di32, 0x40400000)));  // 3.0f
   return hn::IfThenElseZero(inside, hn::Mul(grad_f32, hn::Set(df, kOneSixth)));
 }
 
