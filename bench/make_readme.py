@@ -208,6 +208,22 @@ class Targets:
                    [("%s %dT" % (case["case"], t), self.ratio(case, t, "torch"), 5.0, False,
                      self.disturbed(case, t, "torch"))
                     for t in self.threads] if case else [])
+        one = self.find("f32", "contig", 1)
+        parts = []
+        for t in self.threads:
+            torch_row = self.cells.get((case["case"], t, "torch")) if case else None
+            kernel = gbps(self.cells, case, t, "aclcpu_kernel") if case else None
+            fixed_row = self.cells.get((one["case"], t, "aclcpu_api")) if one else None
+            if torch_row and torch_row["median_ns"] and kernel and fixed_row and fixed_row["median_ns"]:
+                budget = float(torch_row["median_ns"]) / 5
+                kernel_ns = case["n"] * 12 / kernel
+                parts.append("%dT: 5× PyTorch is %.0f ns a call; the kernel alone takes %.0f ns of it, the fixed "
+                             "cost of a call (the 1-element call) is %.0f ns" % (
+                                 t, budget, kernel_ns, float(fixed_row["median_ns"])))
+        if parts:
+            self.lines.append("- *f32 1K, the budget*: " + "; ".join(parts) + ". The fixed cost (two entry points "
+                              "with CANN's checks, the executor, the stream, three libraries) would have to fall "
+                              "below the budget minus the kernel.")
         checks = []
         for n in (64 * K, M):
             case = self.find("bf16", "contig", n)
@@ -247,8 +263,15 @@ def machine(results, repo):
     memory = run("free -g | awk '/^Mem:/ {print $2}'")
     thp = run("cat /sys/kernel/mm/transparent_hugepage/enabled")
     compiler = run("g++ --version | head -1")
-    commit = run("git -C '%s' rev-parse --short HEAD" % repo)
-    dirty = run("git -C '%s' status --porcelain -- src include" % repo)
+    # The commit run_bench.sh recorded when the run started; the checkout's
+    # otherwise (results from before it did).
+    commit_file = os.path.join(results, "commit.txt")
+    if os.path.exists(commit_file):
+        lines = open(commit_file).read().splitlines()
+        commit, dirty = (lines[0] if lines else "?"), "\n".join(lines[1:])
+    else:
+        commit = run("git -C '%s' rev-parse --short HEAD" % repo)
+        dirty = run("git -C '%s' status --porcelain -- src include" % repo)
     with open(os.path.join(results, "load.txt")) as f:
         load = [line.strip() for line in f]
     seconds = open(os.path.join(results, "seconds.txt")).read().strip()
@@ -257,7 +280,8 @@ def machine(results, repo):
         if name.startswith("other-load-"):
             other.append("%s thread(s): %s cores" % (name[11:-4], open(os.path.join(results, name)).read().strip()))
     return "\n".join([
-        "- Date: %s" % datetime.datetime.now().strftime("%Y-%m-%d %H:%M %Z").strip(),
+        "- Date: %s" % datetime.datetime.fromtimestamp(os.path.getmtime(os.path.join(results, "seconds.txt")))
+        .strftime("%Y-%m-%d %H:%M").strip(),
         "- CPU (lscpu): %s" % cpu,
         "- Memory: %s GiB; transparent huge pages: `%s`; kernel %s; %s" % (memory, thp, platform.release(),
                                                                            compiler),

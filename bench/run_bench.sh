@@ -49,6 +49,9 @@ wait_for_idle() {
 mkdir -p "$results"
 rm -f "$results"/*
 uptime >"$results/load.txt"
+# The commit measured (make_readme.py can be rerun on these results later).
+{ git -C "$root" rev-parse --short HEAD
+  git -C "$root" status --porcelain -- src include; } >"$results/commit.txt" 2>/dev/null || true
 started=$(date +%s)
 for threads in $thread_counts; do
   wait_for_idle
