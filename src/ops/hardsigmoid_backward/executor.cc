@@ -9,6 +9,19 @@
 #include "ops/hardsigmoid_backward/check.h"
 #include "parallel/thread_pool.h"
 
+// Under AddressSanitizer every launch gets fresh memory, so a use of a
+// destroyed launch is reported instead of reading its successor.
+#if defined(__SANITIZE_ADDRESS__)
+#define ACLCPU_REUSE_LAUNCH_MEMORY 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ACLCPU_REUSE_LAUNCH_MEMORY 0
+#endif
+#endif
+#ifndef ACLCPU_REUSE_LAUNCH_MEMORY
+#define ACLCPU_REUSE_LAUNCH_MEMORY 1
+#endif
+
 namespace aclcpu {
 namespace hardsigmoid_backward {
 namespace {
@@ -28,12 +41,14 @@ std::atomic<void*> g_spare_launch_memory{nullptr};
 class Launch final : public Task {
  public:
   static void* operator new(size_t size, const std::nothrow_t&) noexcept {
-    void* spare = g_spare_launch_memory.exchange(nullptr, std::memory_order_acquire);
+    void* spare = nullptr;
+    if (ACLCPU_REUSE_LAUNCH_MEMORY) spare = g_spare_launch_memory.exchange(nullptr, std::memory_order_acquire);
     return spare != nullptr ? spare : ::operator new(size, std::nothrow);
   }
   static void operator delete(void* memory) noexcept {
     void* expected = nullptr;
-    if (!g_spare_launch_memory.compare_exchange_strong(expected, memory, std::memory_order_release,
+    if (!ACLCPU_REUSE_LAUNCH_MEMORY ||
+        !g_spare_launch_memory.compare_exchange_strong(expected, memory, std::memory_order_release,
                                                        std::memory_order_relaxed)) {
       ::operator delete(memory);
     }
