@@ -20,9 +20,19 @@ struct NamedTarget {
 };
 
 constexpr NamedTarget kTargetNames[] = {
-    {kAvx512Bf16Target, "avx512_bf16"}, {HWY_AVX3_DL, "avx512_dl"}, {HWY_AVX3, "avx512"},     {HWY_AVX2, "avx2"},         {HWY_SSE4, "sse4"},
-    {HWY_SSSE3, "ssse3"},       {HWY_SVE2_128, "sve2_128"}, {HWY_SVE_256, "sve_256"}, {HWY_SVE2, "sve2"},
-    {HWY_SVE, "sve"},           {HWY_NEON, "neon"},       {HWY_EMU128, "emu128"},     {HWY_SCALAR, "scalar"},
+    {kAvx512Bf16Target, "avx512_bf16"},
+    {HWY_AVX3_DL, "avx512_dl"},
+    {HWY_AVX3, "avx512"},
+    {HWY_AVX2, "avx2"},
+    {HWY_SSE4, "sse4"},
+    {HWY_SSSE3, "ssse3"},
+    {HWY_SVE2_128, "sve2_128"},
+    {HWY_SVE_256, "sve_256"},
+    {HWY_SVE2, "sve2"},
+    {HWY_SVE, "sve"},
+    {HWY_NEON, "neon"},
+    {HWY_EMU128, "emu128"},
+    {HWY_SCALAR, "scalar"},
 };
 
 // The lowest target bit ACLCPU_MAX_ISA allows (targets with smaller bits are
