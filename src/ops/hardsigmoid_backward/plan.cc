@@ -252,8 +252,8 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
   // Bytes moved, saturated: a view of zero strides may count up to 2^63 - 1
   // elements over a tiny extent (fuzzer, UBSan: "6029383858773566500 * 6").
   int64_t footprint = 0;
-  if (__builtin_mul_overflow(elements, plan->element_size[kOut] + plan->element_size[kGrad] + plan->element_size[kSelf],
-                             &footprint)) {
+  const int64_t bytes_per_element = plan->element_size[kGrad] + plan->element_size[kSelf] + plan->element_size[kOut];
+  if (__builtin_mul_overflow(elements, bytes_per_element, &footprint)) {
     footprint = INT64_MAX;
   }
   if (plan->layout.IsFlatContiguous() && footprint >= kStreamingMinFootprintBytes) {
@@ -272,7 +272,6 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
   // Split along the outermost dim (the whole run when flat), never finer than
   // kMinBytesPerPart per piece.
   const int64_t outer = plan->layout.rank > 0 ? plan->layout.sizes[plan->layout.rank - 1] : 1;
-  const int64_t bytes_per_element = plan->element_size[kGrad] + plan->element_size[kSelf] + plan->element_size[kOut];
   const int64_t min_elements_per_part = std::max<int64_t>(1, kMinBytesPerPart / bytes_per_element);
   int64_t parts = std::min<int64_t>(ThreadPool::ConfiguredThreads(), elements / min_elements_per_part);
   parts = std::min(parts, outer);
