@@ -82,6 +82,8 @@ void* AllocateExecutor(size_t bytes) { return ExecutorSlots::Get().Allocate(byte
 
 void AdoptExecutor(aclOpExecutor* executor) { ExecutorSlots::Get().Publish(executor); }
 
+void AbandonExecutor(void* memory) { ExecutorSlots::Get().Abandon(memory); }
+
 aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream) {
   if (executor == nullptr) {
     return ReportError(ACLNN_ERR_PARAM_NULLPTR, "Phase 2: executor is null; pass the executor phase 1 returned.");
@@ -143,7 +145,8 @@ aclnnStatus RefuseDynamicBinding(aclOpExecutor* executor, const char* api) {
   });
 }
 
-constexpr MetaServices kMetaServices = {kMetaServicesAbi, &AllocateExecutor, &AdoptExecutor, &RunExecutor};
+constexpr MetaServices kMetaServices = {kMetaServicesAbi, &AllocateExecutor, &AdoptExecutor, &AbandonExecutor,
+                                        &RunExecutor};
 
 }  // namespace
 }  // namespace aclcpu

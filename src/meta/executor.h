@@ -44,7 +44,7 @@ namespace aclcpu {
 // meta/executor_slots.h).
 constexpr size_t kMaxExecutorBytes = 960;
 
-constexpr uint32_t kMetaServicesAbi = 2;
+constexpr uint32_t kMetaServicesAbi = 3;
 
 // libnnopbase's service table for libopapi (see runtime/services.h for why).
 struct MetaServices {
@@ -58,6 +58,11 @@ struct MetaServices {
   // Makes a new executor known, so that phase 2 and the executor API accept it.
   // Takes ownership.
   void (*adopt_executor)(aclOpExecutor* executor);
+
+  // Gives back memory from allocate_executor that will not become an executor
+  // (phase 1 refused the arguments after allocating); any object built in it
+  // has been destroyed.
+  void (*abandon_executor)(void* memory);
 
   // The operator-independent phase 2: checks the executor and workspace, resolves
   // the stream, builds and queues the launch, and retires a one-shot executor.

@@ -36,17 +36,26 @@ aclnnStatus aclnnHardsigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput
   *executor = nullptr;
   aclnnStatus status = CheckParams(gradOutput, self, out);
   if (status != ACLNN_SUCCESS) return status;
-  Plan plan;
-  status = BuildPlan(gradOutput, self, out, &plan);
-  if (status != ACLNN_SUCCESS) return status;
 
   static_assert(sizeof(Executor) <= aclcpu::kMaxExecutorBytes, "Executor must fit an executor slot");
   void* memory = aclcpu::Meta().allocate_executor(sizeof(Executor));
   if (memory == nullptr) {
+    // Arguments the plan refuses are reported as such, whatever the memory.
+    Plan plan;
+    status = BuildPlan(gradOutput, self, out, &plan);
+    if (status != ACLNN_SUCCESS) return status;
     return aclcpu::ReportError(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of memory creating the executor.",
                                kPhase1Name);
   }
-  Executor* created = new (memory) Executor(plan);
+  Executor* created = new (memory) Executor();
+  const Plan& plan = *created->mutable_plan();
+  status = BuildPlan(gradOutput, self, out, created->mutable_plan());
+  if (status != ACLNN_SUCCESS) {
+    created->~Executor();
+    aclcpu::Meta().abandon_executor(memory);
+    return status;
+  }
+  created->workspace_size = plan.workspace_size;
   created->inputs[0] = gradOutput->data;
   created->inputs[1] = self->data;
   created->outputs[0] = out->data;

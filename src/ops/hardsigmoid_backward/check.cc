@@ -78,18 +78,31 @@ aclnnStatus CheckDtypes(const aclTensor* grad, const aclTensor* self, const aclT
   return ACLNN_SUCCESS;
 }
 
+bool SameDims(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  const size_t rank = a.size();
+  if (b.size() != rank) return false;
+  for (size_t dim = 0; dim < rank; ++dim) {
+    if (a[dim] != b[dim]) return false;
+  }
+  return true;
+}
+
 aclnnStatus CheckShapes(const aclTensor* grad, const aclTensor* self, const aclTensor* out) {
-  for (const auto& [tensor, name] : {std::pair{grad, "gradOutput"}, std::pair{self, "self"}, std::pair{out, "out"}}) {
-    if (tensor->view_dims.size() > static_cast<size_t>(kMaxRank)) {
+  const struct {
+    const aclTensor* tensor;
+    const char* name;
+  } arguments[] = {{grad, "gradOutput"}, {self, "self"}, {out, "out"}};
+  for (const auto& argument : arguments) {
+    if (argument.tensor->view_dims.size() > static_cast<size_t>(kMaxRank)) {
       return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has %zu dims; at most %d are supported.", kPhase1Name,
-                         name, tensor->view_dims.size(), kMaxRank);
+                         argument.name, argument.tensor->view_dims.size(), kMaxRank);
     }
   }
-  for (const auto& [tensor, name] : {std::pair{grad, "gradOutput"}, std::pair{out, "out"}}) {
-    if (tensor->view_dims != self->view_dims) {
+  for (const auto& argument : {arguments[0], arguments[2]}) {
+    if (!SameDims(argument.tensor->view_dims, self->view_dims)) {
       return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the shape of self %s must equal the shape of %s %s.",
-                         kPhase1Name, ShapeString(self->view_dims).c_str(), name,
-                         ShapeString(tensor->view_dims).c_str());
+                         kPhase1Name, ShapeString(self->view_dims).c_str(), argument.name,
+                         ShapeString(argument.tensor->view_dims).c_str());
     }
   }
   return ACLNN_SUCCESS;

@@ -62,6 +62,11 @@ class Launch final : public Task {
   }
 
   void Run() override {
+    if (plan_.flat && plan_.parts <= 1) {
+      // One dense run (most launches): no iterator needed.
+      plan_.kernel(view_starts_[kGrad], 1, view_starts_[kSelf], 1, view_starts_[kOut], 1, plan_.elements);
+      return;
+    }
     if (plan_.parts <= 1) {
       RunSlice(plan_.layout, kNoBase);
       return;
@@ -120,9 +125,7 @@ class Launch final : public Task {
 
 }  // namespace
 
-Executor::Executor(const Plan& plan) : aclOpExecutor(kPhase2Name, 2, 1), plan_(plan) {
-  workspace_size = plan.workspace_size;
-}
+Executor::Executor() : aclOpExecutor(kPhase2Name, 2, 1) {}
 
 aclnnStatus Executor::MakeLaunch(void* /*workspace*/, std::unique_ptr<Task>* task) const {
   task->reset();

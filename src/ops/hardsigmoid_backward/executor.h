@@ -14,7 +14,11 @@ namespace hardsigmoid_backward {
 // Inputs: 0 = gradOutput, 1 = self; output 0 = out (the API's argument order).
 class Executor final : public aclOpExecutor {
  public:
-  explicit Executor(const Plan& plan);
+  Executor();
+
+  // Phase 1 builds the plan in place, before the executor is adopted (a tiny
+  // call's phase 1 is mostly fixed cost; a copy of the plan was a tenth of it).
+  Plan* mutable_plan() { return &plan_; }
 
   // Translates the bound device addresses to host addresses (the runtime checks
   // them) and captures them with a copy of the plan, so the launch depends on
@@ -22,7 +26,7 @@ class Executor final : public aclOpExecutor {
   aclnnStatus MakeLaunch(void* workspace, std::unique_ptr<Task>* task) const override;
 
  private:
-  const Plan plan_;
+  Plan plan_;
 };
 
 }  // namespace hardsigmoid_backward

@@ -45,27 +45,35 @@ constexpr int64_t kMaxInlineElements = 4096;
 // sysconf: inside VMs it reports the host's whole L3 (320 MiB here).
 constexpr int64_t kStreamingMinFootprintBytes = int64_t{48} << 20;
 
+// What MeasureView finds out about one view.
+struct ViewFacts {
+  bool empty = false;      // some dim is 0
+  bool row_major = false;  // dense, outermost dim first: ignoring size-1 dims, each stride is the product of the sizes after it
+  int64_t offset_bytes = 0;
+  int64_t extent_bytes = 0;  // from the data address to one past the last byte the view touches
+};
+
 // Checks that a view is well formed — non-negative dims, strides and offset, an
-// extent that fits in 64 bits, inside its storage shape — and computes the byte
-// extent it reaches from the tensor's data address. All arithmetic is
-// overflow-checked: shapes come from the caller and may be absurd.
-aclnnStatus MeasureView(const aclTensor* tensor, const char* name, bool* empty, int64_t* offset_bytes,
-                        int64_t* extent_bytes) {
-  const int64_t element_size = static_cast<int64_t>(DtypeSize(tensor->dtype));
+// extent that fits in 64 bits, inside its storage shape — and measures it. All
+// arithmetic is overflow-checked: shapes come from the caller and may be absurd.
+aclnnStatus MeasureView(const aclTensor* tensor, const char* name, int64_t element_size, ViewFacts* facts) {
   if (tensor->offset < 0) {
     return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has a negative view offset (%" PRId64 ").", kPhase1Name,
                        name, tensor->offset);
   }
+  const int64_t* const sizes = tensor->view_dims.data();
+  const int64_t* const strides = tensor->strides.data();
+  const int rank = static_cast<int>(tensor->view_dims.size());  // CheckParams bounded it by kMaxRank
   int64_t last_index = tensor->offset;  // element index of the view's last element
-  *empty = false;
-  for (size_t dim = 0; dim < tensor->view_dims.size(); ++dim) {
-    const int64_t size = tensor->view_dims[dim];
-    const int64_t stride = tensor->strides[dim];
+  bool empty = false;
+  for (int dim = 0; dim < rank; ++dim) {
+    const int64_t size = sizes[dim];
+    const int64_t stride = strides[dim];
     if (size < 0 || stride < 0) {
-      return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has a negative %s (%" PRId64 ") in dim %zu.", kPhase1Name,
+      return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has a negative %s (%" PRId64 ") in dim %d.", kPhase1Name,
                          name, size < 0 ? "size" : "stride", size < 0 ? size : stride, dim);
     }
-    if (size == 0) *empty = true;
+    if (size == 0) empty = true;
     int64_t step = 0;
     if (size > 0 && (__builtin_mul_overflow(size - 1, stride, &step) ||
                      __builtin_add_overflow(last_index, step, &last_index))) {
@@ -73,39 +81,44 @@ aclnnStatus MeasureView(const aclTensor* tensor, const char* name, bool* empty, 
                          kPhase1Name, name);
     }
   }
-  // The element count must fit too: zero strides can keep the extent small while
-  // the dims multiply past 2^63 (every loop counts elements in int64_t).
-  if (!*empty) {
+  facts->empty = empty;
+  if (!empty) {
+    // The element count must fit too: zero strides can keep the extent small
+    // while the dims multiply past 2^63 (every loop counts elements in int64_t).
+    // Walked innermost first, which also tells whether the view is row-major.
     int64_t elements = 1;
-    for (const int64_t size : tensor->view_dims) {
-      if (__builtin_mul_overflow(elements, size, &elements)) {
+    bool row_major = true;
+    for (int dim = rank; dim-- > 0;) {
+      if (sizes[dim] != 1 && strides[dim] != elements) row_major = false;
+      if (__builtin_mul_overflow(elements, sizes[dim], &elements)) {
         return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the element count of %s's view does not fit in 64 bits.",
                            kPhase1Name, name);
       }
     }
-  }
-  // The view must lie inside the storage shape given to aclCreateTensor (when one
-  // was given): CANN documents the storage as what the data address points to, so
-  // reading or writing beyond it touches someone else's memory.
-  if (!*empty && !tensor->storage_dims.empty()) {
-    int64_t storage_elements = 1;
-    for (const int64_t dim : tensor->storage_dims) {
-      if (dim < 0 || __builtin_mul_overflow(storage_elements, dim, &storage_elements)) {
-        return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has an invalid storage shape (negative or overflowing).",
-                           kPhase1Name, name);
+    facts->row_major = row_major;
+    // The view must lie inside the storage shape given to aclCreateTensor (when
+    // one was given): CANN documents the storage as what the data address points
+    // to, so reading or writing beyond it touches someone else's memory.
+    if (!tensor->storage_dims.empty()) {
+      int64_t storage_elements = 1;
+      for (const int64_t dim : tensor->storage_dims) {
+        if (dim < 0 || __builtin_mul_overflow(storage_elements, dim, &storage_elements)) {
+          return ReportError(ACLNN_ERR_PARAM_INVALID,
+                             "%s: %s has an invalid storage shape (negative or overflowing).", kPhase1Name, name);
+        }
       }
-    }
-    if (last_index >= storage_elements) {
-      return ReportError(ACLNN_ERR_PARAM_INVALID,
-                         "%s: %s's view (offset %" PRId64 ") reaches element %" PRId64
-                         " of its storage, but its storage shape holds %" PRId64 " elements.",
-                         kPhase1Name, name, tensor->offset, last_index, storage_elements);
+      if (last_index >= storage_elements) {
+        return ReportError(ACLNN_ERR_PARAM_INVALID,
+                           "%s: %s's view (offset %" PRId64 ") reaches element %" PRId64
+                           " of its storage, but its storage shape holds %" PRId64 " elements.",
+                           kPhase1Name, name, tensor->offset, last_index, storage_elements);
+      }
     }
   }
   int64_t extent_elements = 0;
   if (__builtin_add_overflow(last_index, 1, &extent_elements) ||
-      __builtin_mul_overflow(extent_elements, element_size, extent_bytes) ||
-      __builtin_mul_overflow(tensor->offset, element_size, offset_bytes)) {
+      __builtin_mul_overflow(extent_elements, element_size, &facts->extent_bytes) ||
+      __builtin_mul_overflow(tensor->offset, element_size, &facts->offset_bytes)) {
     return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the extent of %s's view in bytes does not fit in 64 bits.",
                        kPhase1Name, name);
   }
@@ -202,20 +215,23 @@ HardsigmoidBackwardRunFn ChosenTargetKernel(aclDataType grad, aclDataType self, 
 
 aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTensor* out, Plan* plan) {
   const aclTensor* tensors[kNumOperands] = {out, grad, self};
-  const char* names[kNumOperands] = {"out", "gradOutput", "self"};
+  static constexpr const char* kNames[kNumOperands] = {"out", "gradOutput", "self"};
   bool any_empty = false;
+  bool all_row_major = true;
   for (int op = 0; op < kNumOperands; ++op) {
-    bool empty = false;
-    const aclnnStatus status =
-        MeasureView(tensors[op], names[op], &empty, &plan->view_offset_bytes[op], &plan->extent_bytes[op]);
-    if (status != ACLNN_SUCCESS) return status;
-    any_empty = any_empty || empty;
     plan->element_size[op] = static_cast<int64_t>(DtypeSize(tensors[op]->dtype));
+    ViewFacts facts;
+    const aclnnStatus status = MeasureView(tensors[op], kNames[op], plan->element_size[op], &facts);
+    if (status != ACLNN_SUCCESS) return status;
+    plan->view_offset_bytes[op] = facts.offset_bytes;
+    plan->extent_bytes[op] = facts.extent_bytes;
+    any_empty = any_empty || facts.empty;
+    all_row_major = all_row_major && facts.row_major;
   }
   // An empty call touches no memory, so strict mode has nothing to check in it.
   if (!any_empty && StrictMode()) {
     for (const int op : {kGrad, kSelf, kOut}) {  // the API's argument order
-      const aclnnStatus status = CheckViewInAllocation(tensors[op], names[op], plan->extent_bytes[op]);
+      const aclnnStatus status = CheckViewInAllocation(tensors[op], kNames[op], plan->extent_bytes[op]);
       if (status != ACLNN_SUCCESS) return status;
     }
   }
@@ -245,10 +261,25 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
                        kPhase1Name, DtypeName(out->dtype), DtypeName(promoted));
   }
 
-  const int64_t* strides[kNumOperands] = {out->strides.data(), grad->strides.data(), self->strides.data()};
-  plan->layout = MakeStridedLayout(static_cast<int>(self->view_dims.size()), self->view_dims.data(), kNumOperands,
-                                   strides);
-  const int64_t elements = plan->layout.NumElements();
+  int64_t elements = 1;
+  if (all_row_major) {
+    // What MakeStridedLayout makes of three dense views of one shape (every dim
+    // merges into one), without its sort and merge: a tiny call's phase 1 is
+    // mostly fixed cost, and this is the common case.
+    for (const int64_t size : self->view_dims) elements *= size;  // MeasureView checked the product
+    plan->layout.num_operands = kNumOperands;
+    if (elements > 1) {
+      plan->layout.rank = 1;
+      plan->layout.sizes[0] = elements;
+      for (int op = 0; op < kNumOperands; ++op) plan->layout.strides[op][0] = 1;
+    }
+  } else {
+    const int64_t* strides[kNumOperands] = {out->strides.data(), grad->strides.data(), self->strides.data()};
+    plan->layout = MakeStridedLayout(static_cast<int>(self->view_dims.size()), self->view_dims.data(), kNumOperands,
+                                     strides);
+    elements = plan->layout.NumElements();
+  }
+  plan->elements = elements;
   // Bytes moved, saturated: a view of zero strides may count up to 2^63 - 1
   // elements over a tiny extent (fuzzer, UBSan: "6029383858773566500 * 6").
   int64_t footprint = 0;
@@ -256,7 +287,8 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
   if (__builtin_mul_overflow(elements, bytes_per_element, &footprint)) {
     footprint = INT64_MAX;
   }
-  if (plan->layout.IsFlatContiguous() && footprint >= kStreamingMinFootprintBytes) {
+  plan->flat = plan->layout.IsFlatContiguous();
+  if (plan->flat && footprint >= kStreamingMinFootprintBytes) {
     const HardsigmoidBackwardRunFn streaming =
         SelectStreamingKernel(grad->dtype, self->dtype, promoted, out->dtype, plan->target);
     if (streaming != nullptr) {

@@ -19,6 +19,8 @@ enum Operand { kOut = 0, kGrad = 1, kSelf = 2, kNumOperands = 3 };
 struct Plan {
   bool empty = false;  // some dim is 0: nothing to do
   StridedLayout layout;
+  int64_t elements = 0;  // layout.NumElements()
+  bool flat = false;     // layout.IsFlatContiguous(): one run of `elements`, unit strides
   int64_t element_size[kNumOperands] = {};
   int64_t view_offset_bytes[kNumOperands] = {};
   // Bytes from each tensor's data address to one past the last byte its view
