@@ -99,7 +99,9 @@ aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor*
   } else if (StrictMode()) {
     status = CheckWorkspace(*executor, workspace, workspace_size);
   }
-  if (status == ACLNN_SUCCESS) status = executor->MakeLaunch(workspace, &task);
+  bool ran = false;
+  if (status == ACLNN_SUCCESS && !StrictMode()) status = executor->RunIfIdle(workspace, stream, &ran);
+  if (status == ACLNN_SUCCESS && !ran) status = executor->MakeLaunch(workspace, &task);
   // A one-shot executor is used up by any launch attempt, as in CANN.
   if (executor->repeatable) {
     slots.Release(executor);

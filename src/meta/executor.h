@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "aclnn/acl_meta.h"
+#include "aclnn/opdev/op_errno.h"
 #include "runtime/services.h"
 
 struct aclOpExecutor {
@@ -28,6 +29,16 @@ struct aclOpExecutor {
   // nullptr when there is nothing to do (an empty tensor). Returns an aclnn
   // status; on failure it has recorded a message.
   virtual aclnnStatus MakeLaunch(void* workspace, std::unique_ptr<aclcpu::Task>* task) const = 0;
+
+  // For launches far shorter than a hand-off to the stream's worker: if the
+  // stream is idle, runs the work now on the calling thread, straight from the
+  // executor (the runtime's run_if_idle), and sets *ran. Otherwise leaves *ran
+  // false and phase 2 queues MakeLaunch's task. Same checks and messages as
+  // MakeLaunch. Not called in strict mode, whose checks track queued tasks.
+  virtual aclnnStatus RunIfIdle(void* /*workspace*/, aclrtStream /*stream*/, bool* ran) const {
+    *ran = false;
+    return ACLNN_SUCCESS;
+  }
 
   const char* const op_name;  // e.g. "aclnnHardsigmoidBackward"
   const size_t num_inputs;

@@ -40,6 +40,20 @@ aclError ServiceSubmit(aclrtStream user_stream, Task* task) {
   return submitted;  // a failure to queue has been reported by the stream
 }
 
+aclError ServiceRunIfIdle(aclrtStream user_stream, const char* name, void (*work)(const void*), const void* context,
+                          int* ran) {
+  *ran = 0;
+  Stream* stream = nullptr;
+  const aclError status = ResolveStreamCached(name, user_stream, &stream);
+  if (status != ACL_SUCCESS) return status;
+  bool ran_here = false;
+  if (!stream->RunIfIdle(work, context, &ran_here)) {
+    return FailWith(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %p is being destroyed", name, user_stream);
+  }
+  *ran = ran_here ? 1 : 0;
+  return ACL_SUCCESS;
+}
+
 void* ServiceDeviceToHost(const void* address, size_t bytes, const char* what) {
   if (address == nullptr) {
     ReportError(ACL_ERROR_RT_PARAM_INVALID, "%s: the device address is null", what != nullptr ? what : "operand");
@@ -61,8 +75,9 @@ DeviceAddressState ServiceFindAllocation(const void* address, DeviceRange* range
 }
 
 const RuntimeServices kServices = {
-    kRuntimeServicesAbi, &RecordError,    &ServiceResolveStream, &ServiceSubmit, &ServiceDeviceToHost,
-    &ReadStrictFlag,     &ServiceFindAllocation, &g_fault_armed, &FaultFires,
+    kRuntimeServicesAbi, &RecordError,         &ServiceResolveStream, &ServiceSubmit,
+    &ServiceRunIfIdle,   &ServiceDeviceToHost, &ReadStrictFlag,       &ServiceFindAllocation,
+    &g_fault_armed,      &FaultFires,
 };
 
 }  // namespace

@@ -65,7 +65,7 @@ struct DeviceRange {
 
 // Bumped whenever the layout or meaning of RuntimeServices changes; libraries of
 // different builds refuse each other with a clear message instead of misbehaving.
-constexpr uint32_t kRuntimeServicesAbi = 5;
+constexpr uint32_t kRuntimeServicesAbi = 6;
 
 struct RuntimeServices {
   uint32_t abi_version;
@@ -84,6 +84,12 @@ struct RuntimeServices {
   // is deleted unrun), and returns at once. On failure returns an ACL runtime
   // error after recording a message (no context, unknown or dying stream).
   aclError (*submit)(aclrtStream user_stream, Task* task);
+  // Runs `work(context)` right here, as the stream's next work, if the stream
+  // `user_stream` names has nothing queued or running; sets *ran to 1 then, to
+  // 0 (running nothing) otherwise. For work far shorter than a hand-off to the
+  // stream's worker; `work` must not throw. Fails as submit does.
+  aclError (*run_if_idle)(aclrtStream user_stream, const char* name, void (*work)(const void* context),
+                          const void* context, int* ran);
 
   // Translates the device address range [address, address + bytes) to the host
   // address the runtime and kernels read and write. Returns nullptr (and records

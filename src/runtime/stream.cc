@@ -38,13 +38,8 @@ aclError Stream::Submit(Task* task) {
   const uint64_t position = submitted_.load(std::memory_order_relaxed) + 1;
   const bool idle = completed_.load(std::memory_order_relaxed) + 1 == position;
   if (idle && task->IsTiny()) {
-    // Keep the lock while it runs: it keeps the worker and other submitters
-    // out meanwhile, so later work still runs after it, in order, and a tiny
-    // launch pays one lock round-trip instead of two.
-    submitted_.store(position, std::memory_order_release);
-    RunTask(task);
-    completed_.store(position, std::memory_order_release);
-    work_done_.notify_all();
+    // Under the lock: a tiny launch pays one lock round-trip instead of two.
+    RunHereLocked(position, [task] { RunTask(task); });
     return ACL_SUCCESS;
   }
   if (idle && task->RunsWhereSubmitted() && !StrictMode()) {
@@ -87,6 +82,25 @@ aclError Stream::Submit(Task* task) {
   queued_.store(queue_.size(), std::memory_order_release);
   work_available_.notify_one();
   return ACL_SUCCESS;
+}
+
+template <typename Run>
+void Stream::RunHereLocked(uint64_t position, Run&& run) {
+  submitted_.store(position, std::memory_order_release);
+  run();
+  completed_.store(position, std::memory_order_release);
+  work_done_.notify_all();
+}
+
+bool Stream::RunIfIdle(void (*work)(const void* context), const void* context, bool* ran) {
+  *ran = false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (stopping_) return false;
+  const uint64_t position = submitted_.load(std::memory_order_relaxed) + 1;
+  if (completed_.load(std::memory_order_relaxed) + 1 != position) return true;
+  RunHereLocked(position, [&] { work(context); });
+  *ran = true;
+  return true;
 }
 
 bool Stream::WaitIdle(int64_t timeout_ms) {

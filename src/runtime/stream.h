@@ -33,6 +33,11 @@ class Stream {
   // (with a message) if the queue entry or the worker thread cannot be had.
   aclError Submit(Task* task);
 
+  // Runs work(context) on the calling thread as the stream's next work if
+  // nothing is queued or running (setting *ran), or runs nothing. Returns false
+  // once the stream is shutting down.
+  bool RunIfIdle(void (*work)(const void* context), const void* context, bool* ran);
+
   // Waits until every task submitted before the call has run. timeout_ms < 0
   // waits forever. Returns false on timeout.
   bool WaitIdle(int64_t timeout_ms = -1);
@@ -48,6 +53,11 @@ class Stream {
  private:
   void WorkerLoop();
   static void RunTask(Task* task);  // runs and deletes it
+  // With mutex_ held and the stream idle: runs `run` as submission `position`,
+  // keeping the lock, which keeps the worker and other submitters out
+  // meanwhile, so later work still runs after it, in order.
+  template <typename Run>
+  void RunHereLocked(uint64_t position, Run&& run);
 
   const Context* const context_;
   const int32_t device_id_;

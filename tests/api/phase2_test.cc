@@ -413,6 +413,51 @@ TEST_F(Phase2, LaunchIsOrderedBeforeLaterWorkOnTheStream) {
   EXPECT_EQ(operands.out.DownloadStorage(), expected);
 }
 
+// A small launch runs straight from its executor when the stream is idle; behind
+// queued work it waits its turn instead, and reads what that work wrote.
+TEST_F(Phase2, SmallLaunchBehindQueuedWorkReadsWhatThatWorkWrote) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  Operands source(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  Upload(source.grad_output, GradValues(aclcpu_test::NumElements(kShape), 4.0f));
+  const std::vector<uint8_t> expected = ReferenceStorage(source.grad_output, operands.self, operands.out, stream_);
+  ASSERT_NE(expected, operands.out.DownloadStorage());
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  // A large copy keeps the stream's worker busy for milliseconds; the small one
+  // queued behind it brings gradOutput's new values.
+  const size_t large_bytes = size_t{16} << 20;
+  DeviceTensor large_source(ACL_INT8, {static_cast<int64_t>(large_bytes)});
+  DeviceTensor large_target(ACL_INT8, {static_cast<int64_t>(large_bytes)});
+  ASSERT_EQ(aclrtMemcpyAsync(large_target.device(), large_bytes, large_source.device(), large_bytes,
+                             ACL_MEMCPY_DEVICE_TO_DEVICE, stream_),
+            ACL_SUCCESS);
+  const size_t grad_bytes = operands.grad_output.storage_bytes();
+  ASSERT_EQ(aclrtMemcpyAsync(operands.grad_output.device(), grad_bytes, source.grad_output.device(), grad_bytes,
+                             ACL_MEMCPY_DEVICE_TO_DEVICE, stream_),
+            ACL_SUCCESS);
+  Workspace workspace(workspace_size_);
+  ASSERT_EQ(aclnnHardsigmoidBackward(workspace.get(), workspace.size(), executor, stream_), ACLNN_SUCCESS)
+      << TakeRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(operands.out.DownloadStorage(), expected);
+}
+
+// A stream handle that names no stream fails phase 2 with the runtime's
+// message, and writes nothing.
+TEST_F(Phase2, LaunchOnAnUnknownStreamReturns361001AndWritesNothing) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  aclOpExecutor* executor = Prepare(operands);
+  ASSERT_NE(executor, nullptr);
+  int not_a_stream = 0;
+  ClearRecentErrMsgs();
+  EXPECT_EQ(aclnnHardsigmoidBackward(nullptr, 0, executor, &not_a_stream), ACLNN_ERR_RUNTIME_ERROR);
+  const std::string message = TakeRecentErrMsg();
+  EXPECT_NE(message.find("aclnnHardsigmoidBackward"), std::string::npos) << message;
+  EXPECT_NE(message.find("stream"), std::string::npos) << message;
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_TRUE(AllBytesAre(operands.out.DownloadStorage(), kSentinelByte));
+}
+
 // An event recorded after the launch completes only after it.
 TEST_F(Phase2, EventRecordedAfterLaunchCompletesAfterIt) {
   Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {64, 1024});

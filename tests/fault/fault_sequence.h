@@ -32,7 +32,10 @@ namespace aclcpu_fault_test {
 // no status of their own).
 constexpr int kNullHandle = -1;
 
-constexpr int64_t kElements = 64;
+// Above the launches that run straight from the executor (at most 4096
+// elements, ops/hardsigmoid_backward/plan.cc): phase 2 then builds and queues a
+// launch, the path with an allocation that can fail.
+constexpr int64_t kElements = 8192;
 
 // Everything the sequence has obtained so far; Release frees it all.
 struct SequenceState {

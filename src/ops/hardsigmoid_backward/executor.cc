@@ -8,6 +8,7 @@
 #include "common/fault_injection.h"
 #include "ops/hardsigmoid_backward/check.h"
 #include "parallel/thread_pool.h"
+#include "runtime/strict.h"
 
 // Under AddressSanitizer every launch gets fresh memory, so a use of a
 // destroyed launch is reported instead of reading its successor.
@@ -38,30 +39,13 @@ constexpr int64_t kNoBase[kNumOperands] = {};
 // give; the spare is a global, so leak checkers see it as reachable.
 std::atomic<void*> g_spare_launch_memory{nullptr};
 
-class Launch final : public Task {
+// Runs a plan over the views starting at the given host addresses. Shared by
+// the queued launch and the run straight from the executor.
+class PlanRunner {
  public:
-  static void* operator new(size_t size, const std::nothrow_t&) noexcept {
-    void* spare = nullptr;
-    if (ACLCPU_REUSE_LAUNCH_MEMORY) spare = g_spare_launch_memory.exchange(nullptr, std::memory_order_acquire);
-    return spare != nullptr ? spare : ::operator new(size, std::nothrow);
-  }
-  static void operator delete(void* memory) noexcept {
-    void* expected = nullptr;
-    if (!ACLCPU_REUSE_LAUNCH_MEMORY ||
-        !g_spare_launch_memory.compare_exchange_strong(expected, memory, std::memory_order_release,
-                                                       std::memory_order_relaxed)) {
-      ::operator delete(memory);
-    }
-  }
+  PlanRunner(const Plan& plan, char* const* view_starts) : plan_(plan), view_starts_(view_starts) {}
 
-  Launch(const Plan& plan, char* const view_starts[kNumOperands], void* const device[kNumOperands]) : plan_(plan) {
-    for (int op = 0; op < kNumOperands; ++op) {
-      view_starts_[op] = view_starts[op];
-      device_[op] = device[op];
-    }
-  }
-
-  void Run() override {
+  void Run() const {
     if (plan_.flat && plan_.parts <= 1) {
       // One dense run (most launches): no iterator needed.
       plan_.kernel(view_starts_[kGrad], 1, view_starts_[kSelf], 1, view_starts_[kOut], 1, plan_.elements);
@@ -72,18 +56,6 @@ class Launch final : public Task {
       return;
     }
     ThreadPool::Get().Run(plan_.parts, [this](int part) { RunPart(part, plan_.parts); });
-  }
-
-  const char* Name() const override { return kPhase2Name; }
-  bool RunsWhereSubmitted() const override { return true; }
-  bool IsTiny() const override { return plan_.runs_inline; }
-
-  // For strict mode: out is written, the inputs are read, each over its extent.
-  size_t Accesses(MemoryAccess* accesses, size_t max) const override {
-    for (int op = 0; op < kNumOperands && static_cast<size_t>(op) < max; ++op) {
-      accesses[op] = MemoryAccess{device_[op], static_cast<size_t>(plan_.extent_bytes[op]), op == kOut};
-    }
-    return kNumOperands;
   }
 
  private:
@@ -118,37 +90,111 @@ class Launch final : public Task {
 
   char* Element(Operand op, int64_t offset) const { return view_starts_[op] + offset * plan_.element_size[op]; }
 
+  const Plan& plan_;
+  char* const* view_starts_;  // host address of each view's element at index 0
+};
+
+// The work a launch queues on a stream: a copy of the plan and the translated
+// addresses, so it depends on neither the executor nor the aclTensor objects.
+class Launch final : public Task {
+ public:
+  static void* operator new(size_t size, const std::nothrow_t&) noexcept {
+    void* spare = nullptr;
+    if (ACLCPU_REUSE_LAUNCH_MEMORY) spare = g_spare_launch_memory.exchange(nullptr, std::memory_order_acquire);
+    return spare != nullptr ? spare : ::operator new(size, std::nothrow);
+  }
+  static void operator delete(void* memory) noexcept {
+    void* expected = nullptr;
+    if (!ACLCPU_REUSE_LAUNCH_MEMORY ||
+        !g_spare_launch_memory.compare_exchange_strong(expected, memory, std::memory_order_release,
+                                                       std::memory_order_relaxed)) {
+      ::operator delete(memory);
+    }
+  }
+
+  Launch(const Plan& plan, char* const view_starts[kNumOperands], void* const device[kNumOperands]) : plan_(plan) {
+    for (int op = 0; op < kNumOperands; ++op) {
+      view_starts_[op] = view_starts[op];
+      device_[op] = device[op];
+    }
+  }
+
+  void Run() override { PlanRunner(plan_, view_starts_).Run(); }
+  const char* Name() const override { return kPhase2Name; }
+  bool RunsWhereSubmitted() const override { return true; }
+  bool IsTiny() const override { return plan_.runs_inline; }
+
+  // For strict mode: out is written, the inputs are read, each over its extent.
+  size_t Accesses(MemoryAccess* accesses, size_t max) const override {
+    for (int op = 0; op < kNumOperands && static_cast<size_t>(op) < max; ++op) {
+      accesses[op] = MemoryAccess{device_[op], static_cast<size_t>(plan_.extent_bytes[op]), op == kOut};
+    }
+    return kNumOperands;
+  }
+
+ private:
   const Plan plan_;
   char* view_starts_[kNumOperands];  // host address of each view's element at index 0
   void* device_[kNumOperands];       // each operand's data address, as the user bound it
 };
 
+// run_if_idle's callback: `context` is a PlanRunner.
+void RunPlanRunner(const void* context) { static_cast<const PlanRunner*>(context)->Run(); }
+
 }  // namespace
 
 Executor::Executor() : aclOpExecutor(kPhase2Name, 2, 1) {}
 
-aclnnStatus Executor::MakeLaunch(void* /*workspace*/, std::unique_ptr<Task>* task) const {
-  task->reset();
-  if (plan_.empty) return ACLNN_SUCCESS;
+aclnnStatus Executor::ViewStarts(char* view_starts[kNumOperands]) const {
   void* const device[kNumOperands] = {outputs[0], inputs[0], inputs[1]};
-  const char* const names[kNumOperands] = {"out", "gradOutput", "self"};
+  static constexpr const char* kNames[kNumOperands] = {"out", "gradOutput", "self"};
   // What the runtime's message names when an address is unusable.
-  static const char* const kWhat[kNumOperands] = {"aclnnHardsigmoidBackward: out",
-                                                   "aclnnHardsigmoidBackward: gradOutput",
-                                                   "aclnnHardsigmoidBackward: self"};
-  char* view_starts[kNumOperands];
+  static constexpr const char* kWhat[kNumOperands] = {"aclnnHardsigmoidBackward: out",
+                                                      "aclnnHardsigmoidBackward: gradOutput",
+                                                      "aclnnHardsigmoidBackward: self"};
   for (int op = 0; op < kNumOperands; ++op) {
     if (device[op] == nullptr) {
       return ReportError(ACLNN_ERR_PARAM_NULLPTR, "%s: %s has no device memory (its data address is null).",
-                         kPhase2Name, names[op]);
+                         kPhase2Name, kNames[op]);
     }
-    char* host = static_cast<char*>(
-        Runtime().device_to_host(device[op], static_cast<size_t>(plan_.extent_bytes[op]), kWhat[op]));
-    if (host == nullptr) return ACLNN_ERR_PARAM_INVALID;  // the runtime recorded why
+    // Outside strict mode device memory is host memory (runtime/services.h):
+    // no call needed, a tenth of a tiny launch.
+    char* host = static_cast<char*>(device[op]);
+    if (StrictMode()) {
+      host = static_cast<char*>(
+          Runtime().device_to_host(device[op], static_cast<size_t>(plan_.extent_bytes[op]), kWhat[op]));
+      if (host == nullptr) return ACLNN_ERR_PARAM_INVALID;  // the runtime recorded why
+    }
     view_starts[op] = host + plan_.view_offset_bytes[op];
   }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus Executor::MakeLaunch(void* /*workspace*/, std::unique_ptr<Task>* task) const {
+  task->reset();
+  if (plan_.empty) return ACLNN_SUCCESS;
+  char* view_starts[kNumOperands];
+  const aclnnStatus status = ViewStarts(view_starts);
+  if (status != ACLNN_SUCCESS) return status;
+  void* const device[kNumOperands] = {outputs[0], inputs[0], inputs[1]};
   if (!InjectFault(FaultSite::kLaunchCreate)) task->reset(new (std::nothrow) Launch(plan_, view_starts, device));
   if (*task == nullptr) return ReportError(ACLNN_ERR_INNER, "%s: out of memory.", kPhase2Name);
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus Executor::RunIfIdle(void* /*workspace*/, aclrtStream stream, bool* ran) const {
+  *ran = false;
+  if (plan_.empty || !plan_.runs_inline) return ACLNN_SUCCESS;
+  char* view_starts[kNumOperands];
+  const aclnnStatus status = ViewStarts(view_starts);
+  if (status != ACLNN_SUCCESS) return status;
+  const PlanRunner runner(plan_, view_starts);
+  int ran_here = 0;
+  if (Runtime().run_if_idle(stream, kPhase2Name, &RunPlanRunner, &runner, &ran_here) != ACL_SUCCESS) {
+    return ReportError(ACLNN_ERR_RUNTIME_ERROR, "%s: could not run the launch on the stream (see above).",
+                       kPhase2Name);
+  }
+  *ran = ran_here != 0;
   return ACLNN_SUCCESS;
 }
 

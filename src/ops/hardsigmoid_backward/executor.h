@@ -25,7 +25,14 @@ class Executor final : public aclOpExecutor {
   // neither this executor nor the aclTensor objects.
   aclnnStatus MakeLaunch(void* workspace, std::unique_ptr<Task>* task) const override;
 
+  // Launches of at most a few thousand elements run straight from the plan.
+  aclnnStatus RunIfIdle(void* workspace, aclrtStream stream, bool* ran) const override;
+
  private:
+  // Checks the bound data addresses and stores the host address of each view's
+  // first element (operand order of Plan).
+  aclnnStatus ViewStarts(char* view_starts[kNumOperands]) const;
+
   Plan plan_;
 };
 
