@@ -52,7 +52,7 @@ aclError Stream::Submit(Task* task) {
     lock.lock();
     running_inline_ = false;
     completed_.store(position, std::memory_order_release);
-    work_done_.notify_all();
+    NotifyWaitersLocked();
     if (!queue_.empty()) work_available_.notify_one();
     return ACL_SUCCESS;
   }
@@ -89,7 +89,7 @@ void Stream::RunHereLocked(uint64_t position, Run&& run) {
   submitted_.store(position, std::memory_order_release);
   run();
   completed_.store(position, std::memory_order_release);
-  work_done_.notify_all();
+  NotifyWaitersLocked();
 }
 
 bool Stream::RunIfIdle(void (*work)(const void* context), const void* context, bool* ran) {
@@ -110,11 +110,21 @@ bool Stream::WaitIdle(int64_t timeout_ms) {
   auto reached = [&] { return completed_.load(std::memory_order_acquire) >= target; };
   if (reached() || SpinUntil(reached)) return true;
   std::unique_lock<std::mutex> lock(mutex_);
+  ++sleeping_waiters_;
+  bool done = true;
   if (timeout_ms < 0) {
     work_done_.wait(lock, reached);
-    return true;
+  } else {
+    done = work_done_.wait_for(lock, std::chrono::milliseconds(timeout_ms), reached);
   }
-  return work_done_.wait_for(lock, std::chrono::milliseconds(timeout_ms), reached);
+  --sleeping_waiters_;
+  return done;
+}
+
+void Stream::NotifyWaitersLocked() {
+  // Waiters count themselves under the lock before sleeping, so none is missed;
+  // most completions have none (a tiny launch's caller synchronises later).
+  if (sleeping_waiters_ > 0) work_done_.notify_all();
 }
 
 void Stream::Shutdown() {
@@ -156,7 +166,7 @@ void Stream::WorkerLoop() {
     RunTask(task);
     lock.lock();
     ++completed_;
-    work_done_.notify_all();
+    NotifyWaitersLocked();
   }
 }
 

@@ -53,6 +53,7 @@ class Stream {
  private:
   void WorkerLoop();
   static void RunTask(Task* task);  // runs and deletes it
+  void NotifyWaitersLocked();  // wakes WaitIdle callers, if any sleep; needs mutex_
   // With mutex_ held and the stream idle: runs `run` as submission `position`,
   // keeping the lock, which keeps the worker and other submitters out
   // meanwhile, so later work still runs after it, in order.
@@ -71,6 +72,7 @@ class Stream {
   std::atomic<uint64_t> queued_{0};     // queue_.size()
   std::atomic<uint64_t> submitted_{0};  // tasks ever accepted
   std::atomic<uint64_t> completed_{0};  // tasks run (in order, so the first `completed_` ones)
+  int sleeping_waiters_ = 0;  // WaitIdle callers waiting on work_done_ (under mutex_)
   bool stopping_ = false;
   bool running_inline_ = false;  // a task runs on its submitter's thread, without the lock
   std::thread worker_;  // started on the first submission
