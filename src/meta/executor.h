@@ -75,8 +75,9 @@ struct MetaServices {
   // has been destroyed.
   void (*abandon_executor)(void* memory);
 
-  // The operator-independent phase 2: checks the executor and workspace, resolves
-  // the stream, builds and queues the launch, and retires a one-shot executor.
+  // The operator-independent phase 2: checks the executor and workspace, runs a
+  // tiny launch in place on an idle stream or builds and queues the launch, and
+  // retires a one-shot executor.
   aclnnStatus (*run_executor)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
                               aclrtStream stream);
 };

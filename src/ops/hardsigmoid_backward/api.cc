@@ -48,19 +48,19 @@ aclnnStatus aclnnHardsigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput
                                kPhase1Name);
   }
   Executor* created = new (memory) Executor();
-  const Plan& plan = *created->mutable_plan();
+  const Plan* plan = created->mutable_plan();
   status = BuildPlan(gradOutput, self, out, created->mutable_plan());
   if (status != ACLNN_SUCCESS) {
     created->~Executor();
     aclcpu::Meta().abandon_executor(memory);
     return status;
   }
-  created->workspace_size = plan.workspace_size;
+  created->workspace_size = plan->workspace_size;
   created->inputs[0] = gradOutput->data;
   created->inputs[1] = self->data;
   created->outputs[0] = out->data;
   aclcpu::Meta().adopt_executor(created);
-  *workspaceSize = plan.workspace_size;
+  *workspaceSize = plan->workspace_size;
   *executor = created;
   return ACLNN_SUCCESS;
 }
