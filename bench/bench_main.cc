@@ -173,8 +173,12 @@ void WriteFile(const std::string& path, const std::string& text) {
 int Main(int argc, char** argv) {
   std::string summary_md, summary_tsv;
   // Defaults first, so the command line overrides them (the last flag wins).
+  // Repetitions of all cases and implementations run in a random interleaved
+  // order: this VM's speed drifts over minutes, and consecutive repetitions of
+  // one implementation would put the whole drift between it and its peer.
   std::vector<char*> args = {argv[0], const_cast<char*>("--benchmark_min_time=0.1"),
                              const_cast<char*>("--benchmark_repetitions=5"),
+                             const_cast<char*>("--benchmark_enable_random_interleaving=true"),
                              const_cast<char*>("--benchmark_report_aggregates_only=true")};
   for (int i = 1; i < argc; ++i) {
     if (!TakeFlag(argv[i], "--summary_md", &summary_md) && !TakeFlag(argv[i], "--summary_tsv", &summary_tsv)) {

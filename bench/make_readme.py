@@ -362,8 +362,11 @@ of `self` inside the window), one implementation after the other:
   (NaN/inf grads outside the window, -0, bf16 subnormals; `shared/reference/perf-baselines.md` §6).
 
 Each implementation's output is spot-checked (257 samples against the definition) before timing.
-Google Benchmark with `UseRealTime()`, `--benchmark_min_time=0.1 --benchmark_repetitions=5` by default;
-every number is the **median** of the repetitions, "cv" is their coefficient of variation.
+Google Benchmark with `UseRealTime()`, `--benchmark_min_time=0.1 --benchmark_repetitions=5
+--benchmark_enable_random_interleaving=true` by default: the repetitions of every case and
+implementation run in one random order, so the VM's drift over minutes hits peers alike instead of
+falling between them. Every number is the **median** of the repetitions, "cv" is their coefficient
+of variation.
 GB/s = useful bytes, (in1 + in2 + out element sizes) × N, over the median time (write-allocate traffic
 not counted). Each implementation starts after 20 ms idle, so another library's spinning workers
 (libgomp, aclcpu's pool) have gone to sleep. Google Benchmark's "Library was built as DEBUG" warning is

@@ -66,6 +66,23 @@ TEST(Layouts, Contiguous) {
   });
 }
 
+// Dense views whose size-1 dims carry any stride (torch keeps the parent's
+// stride there, e.g. x[:, None] or a one-row narrow): phase 1 takes three dense
+// views as one flat run without the iterator; with offsets, and next to a view
+// that is not dense.
+TEST(Layouts, DenseViewsWithAnyStrideOnSizeOneDims) {
+  ForEachDtypeMix([](const GoldenFile& golden) {
+    const std::vector<int64_t> shape = {3, 1, 4, 1};
+    const std::vector<size_t> indices = SpreadIndices(golden, ElementCount(shape), 6);
+    const Operand odd_unit_strides = Strided(shape, {4, 999, 1, 7}, 2);
+    const Operand dense = Strided(shape, {4, 4, 1, 1});
+    EXPECT_TRUE(RunOnGolden(golden, indices, odd_unit_strides, dense, Strided(shape, {4, 0, 1, 3}, 1)));
+    const Operand column_major = Strided(shape, {1, 5, 3, 2});
+    EXPECT_TRUE(RunOnGolden(golden, indices, dense, odd_unit_strides, column_major));
+    EXPECT_TRUE(RunOnGolden(golden, indices, column_major, dense, odd_unit_strides));
+  });
+}
+
 TEST(Layouts, TransposedTwoD) {
   ForEachDtypeMix([](const GoldenFile& golden) {
     const std::vector<size_t> indices = SpreadIndices(golden, 63, 1);

@@ -2,7 +2,6 @@
 
 #include <initializer_list>
 #include <string>
-#include <utility>
 
 #include "aclnn/opdev/op_errno.h"
 #include "common/dtype.h"
@@ -25,23 +24,26 @@ std::string ShapeString(const std::vector<int64_t>& dims) {
   return text + "]";
 }
 
-aclnnStatus CheckNotNull(const aclTensor* grad, const aclTensor* self, const aclTensor* out) {
-  const struct {
-    const aclTensor* tensor;
-    const char* name;
-  } arguments[] = {{grad, "gradOutput"}, {self, "self"}, {out, "out"}};
-  for (const auto& argument : arguments) {
-    if (argument.tensor == nullptr) {
+// The three arguments in the API's order, with the names messages use.
+struct Argument {
+  const aclTensor* tensor;
+  const char* name;
+};
+enum { kGradArgument = 0, kSelfArgument = 1, kOutArgument = 2, kNumArguments = 3 };
+
+aclnnStatus CheckNotNull(const Argument* arguments) {
+  for (int i = 0; i < kNumArguments; ++i) {
+    if (arguments[i].tensor == nullptr) {
       return ReportError(ACLNN_ERR_PARAM_NULLPTR, "%s: expected a tensor for argument %s but got null.",
-                         kPhase1Name, argument.name);
+                         kPhase1Name, arguments[i].name);
     }
   }
   // Strict mode keeps destroyed tensors readable (marked dead) for a while, so
   // using one is reported here, right after the null checks. Elsewhere its
   // memory is already freed and cannot be looked at.
   if (StrictMode()) {
-    for (const auto& argument : arguments) {
-      const aclnnStatus alive = CheckTensorAlive(argument.tensor, kPhase1Name, argument.name);
+    for (int i = 0; i < kNumArguments; ++i) {
+      const aclnnStatus alive = CheckTensorAlive(arguments[i].tensor, kPhase1Name, arguments[i].name);
       if (alive != ACLNN_SUCCESS) return alive;
     }
   }
@@ -53,27 +55,30 @@ bool IsSupportedInputDtype(aclDataType dtype, const SocInfo& soc) {
   return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || (dtype == ACL_BF16 && SocSupportsBf16(soc.family));
 }
 
-aclnnStatus CheckDtypes(const aclTensor* grad, const aclTensor* self, const aclTensor* out) {
+aclnnStatus CheckDtypes(const Argument* arguments) {
   const SocInfo* soc = CurrentSoc();
   if (soc == nullptr) {
     return ReportError(ACLNN_ERR_INNER, "%s: ACLCPU_SOC=\"%s\" names no SoC aclcpu emulates; use one of: %s.",
                        kPhase1Name, GetEnv("ACLCPU_SOC"), KnownSocNames().c_str());
   }
-  const char* supported = SocSupportsBf16(soc->family) ? "[DT_FLOAT, DT_FLOAT16, DT_BF16]" : "[DT_FLOAT, DT_FLOAT16]";
-  for (const auto& [tensor, name] : {std::pair{grad, "gradOutput"}, std::pair{self, "self"}}) {
+  for (const int i : {kGradArgument, kSelfArgument}) {
+    const aclTensor* tensor = arguments[i].tensor;
     if (!IsSupportedInputDtype(tensor->dtype, *soc)) {
       return ReportError(ACLNN_ERR_PARAM_INVALID,
                          "%s: %s has dtype %s, which %s (%s) does not support; supported dtypes: %s.", kPhase1Name,
-                         name, DtypeName(tensor->dtype), soc->name, soc->product, supported);
+                         arguments[i].name, DtypeName(tensor->dtype), soc->name, soc->product,
+                         SocSupportsBf16(soc->family) ? "[DT_FLOAT, DT_FLOAT16, DT_BF16]" : "[DT_FLOAT, DT_FLOAT16]");
     }
   }
-  const aclDataType promoted = PromoteFloatingTypes(grad->dtype, self->dtype);
-  if (!CanCast(promoted, out->dtype)) {
+  const aclDataType grad = arguments[kGradArgument].tensor->dtype;
+  const aclDataType self = arguments[kSelfArgument].tensor->dtype;
+  const aclDataType out = arguments[kOutArgument].tensor->dtype;
+  const aclDataType promoted = PromoteFloatingTypes(grad, self);
+  if (!CanCast(promoted, out)) {
     return ReportError(ACLNN_ERR_PARAM_INVALID,
                        "%s: the result dtype %s (promoted from gradOutput %s and self %s) cannot be cast to out's "
                        "dtype %s.",
-                       kPhase1Name, DtypeName(promoted), DtypeName(grad->dtype), DtypeName(self->dtype),
-                       DtypeName(out->dtype));
+                       kPhase1Name, DtypeName(promoted), DtypeName(grad), DtypeName(self), DtypeName(out));
   }
   return ACLNN_SUCCESS;
 }
@@ -87,22 +92,20 @@ bool SameDims(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
   return true;
 }
 
-aclnnStatus CheckShapes(const aclTensor* grad, const aclTensor* self, const aclTensor* out) {
-  const struct {
-    const aclTensor* tensor;
-    const char* name;
-  } arguments[] = {{grad, "gradOutput"}, {self, "self"}, {out, "out"}};
-  for (const auto& argument : arguments) {
-    if (argument.tensor->view_dims.size() > static_cast<size_t>(kMaxRank)) {
+aclnnStatus CheckShapes(const Argument* arguments) {
+  for (int i = 0; i < kNumArguments; ++i) {
+    const size_t rank = arguments[i].tensor->view_dims.size();
+    if (rank > static_cast<size_t>(kMaxRank)) {
       return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has %zu dims; at most %d are supported.", kPhase1Name,
-                         argument.name, argument.tensor->view_dims.size(), kMaxRank);
+                         arguments[i].name, rank, kMaxRank);
     }
   }
-  for (const auto& argument : {arguments[0], arguments[2]}) {
-    if (!SameDims(argument.tensor->view_dims, self->view_dims)) {
+  const std::vector<int64_t>& self_dims = arguments[kSelfArgument].tensor->view_dims;
+  for (const int i : {kGradArgument, kOutArgument}) {
+    const std::vector<int64_t>& dims = arguments[i].tensor->view_dims;
+    if (!SameDims(dims, self_dims)) {
       return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the shape of self %s must equal the shape of %s %s.",
-                         kPhase1Name, ShapeString(self->view_dims).c_str(), argument.name,
-                         ShapeString(argument.tensor->view_dims).c_str());
+                         kPhase1Name, ShapeString(self_dims).c_str(), arguments[i].name, ShapeString(dims).c_str());
     }
   }
   return ACLNN_SUCCESS;
@@ -111,9 +114,10 @@ aclnnStatus CheckShapes(const aclTensor* grad, const aclTensor* self, const aclT
 }  // namespace
 
 aclnnStatus CheckParams(const aclTensor* grad, const aclTensor* self, const aclTensor* out) {
-  aclnnStatus status = CheckNotNull(grad, self, out);
-  if (status == ACLNN_SUCCESS) status = CheckDtypes(grad, self, out);
-  if (status == ACLNN_SUCCESS) status = CheckShapes(grad, self, out);
+  const Argument arguments[kNumArguments] = {{grad, "gradOutput"}, {self, "self"}, {out, "out"}};
+  aclnnStatus status = CheckNotNull(arguments);
+  if (status == ACLNN_SUCCESS) status = CheckDtypes(arguments);
+  if (status == ACLNN_SUCCESS) status = CheckShapes(arguments);
   return status;
 }
 
