@@ -14,20 +14,102 @@ const char* DtypeName(aclDataType dtype);
 
 // Bytes per element, 0 if the type has no fixed element size (undefined, string,
 // sub-byte types report 1 as CANN's aclDataTypeSize does).
-size_t DtypeSize(aclDataType dtype);
+inline size_t DtypeSize(aclDataType dtype);
 
-bool IsFloatingDtype(aclDataType dtype);  // FLOAT16, FLOAT, DOUBLE, BF16
-bool IsComplexDtype(aclDataType dtype);   // COMPLEX32, COMPLEX64, COMPLEX128
-bool IsIntegralDtype(aclDataType dtype);  // INT8..UINT64 (not BOOL, INT4, UINT1)
+inline bool IsFloatingDtype(aclDataType dtype);  // FLOAT16, FLOAT, DOUBLE, BF16
+inline bool IsComplexDtype(aclDataType dtype);   // COMPLEX32, COMPLEX64, COMPLEX128
+inline bool IsIntegralDtype(aclDataType dtype);  // INT8..UINT64 (not BOOL, INT4, UINT1)
 
 // The type two floating operands are computed in (CANN's table for tensor-tensor
 // ops): equal types stay; FLOAT16 with BF16 gives FLOAT; DOUBLE wins over all;
 // FLOAT wins over the 16-bit types. ACL_DT_UNDEFINED for non-floating inputs.
-aclDataType PromoteFloatingTypes(aclDataType a, aclDataType b);
+inline aclDataType PromoteFloatingTypes(aclDataType a, aclDataType b);
 
 // CANN's CanCast: false only for complex -> non-complex, floating -> integral, and
 // anything but BOOL -> BOOL.
-bool CanCast(aclDataType from, aclDataType to);
+inline bool CanCast(aclDataType from, aclDataType to);
+
+// Defined here so that phase 1, which asks these of every call's three
+// tensors, inlines them (each was an out-of-line call into another file).
+inline size_t DtypeSize(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_BOOL:
+    case ACL_INT8:
+    case ACL_UINT8:
+    case ACL_HIFLOAT8:
+    case ACL_FLOAT8_E5M2:
+    case ACL_FLOAT8_E4M3FN:
+    case ACL_FLOAT8_E8M0:
+    case ACL_INT4:
+    case ACL_UINT1:
+    case ACL_FLOAT6_E3M2:
+    case ACL_FLOAT6_E2M3:
+    case ACL_FLOAT4_E2M1:
+    case ACL_FLOAT4_E1M2:
+      return 1;
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+    case ACL_UINT16:
+      return 2;
+    case ACL_FLOAT:
+    case ACL_INT32:
+    case ACL_UINT32:
+    case ACL_COMPLEX32:
+      return 4;
+    case ACL_DOUBLE:
+    case ACL_INT64:
+    case ACL_UINT64:
+    case ACL_COMPLEX64:
+      return 8;
+    case ACL_COMPLEX128:
+      return 16;
+    case ACL_DT_UNDEFINED:
+    case ACL_STRING:
+      return 0;
+  }
+  return 0;
+}
+
+inline bool IsFloatingDtype(aclDataType dtype) {
+  return dtype == ACL_FLOAT16 || dtype == ACL_FLOAT || dtype == ACL_DOUBLE || dtype == ACL_BF16;
+}
+
+inline bool IsComplexDtype(aclDataType dtype) {
+  return dtype == ACL_COMPLEX32 || dtype == ACL_COMPLEX64 || dtype == ACL_COMPLEX128;
+}
+
+inline bool IsIntegralDtype(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_INT8:
+    case ACL_INT16:
+    case ACL_INT32:
+    case ACL_INT64:
+    case ACL_UINT8:
+    case ACL_UINT16:
+    case ACL_UINT32:
+    case ACL_UINT64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+inline aclDataType PromoteFloatingTypes(aclDataType a, aclDataType b) {
+  if (!IsFloatingDtype(a) || !IsFloatingDtype(b)) return ACL_DT_UNDEFINED;
+  if (a == b) return a;
+  if (a == ACL_DOUBLE || b == ACL_DOUBLE) return ACL_DOUBLE;
+  // Any other mix (FLOAT with a 16-bit type, or FLOAT16 with BF16) computes in FLOAT:
+  // neither 16-bit format can represent the other.
+  return ACL_FLOAT;
+}
+
+inline bool CanCast(aclDataType from, aclDataType to) {
+  if (IsComplexDtype(from) && !IsComplexDtype(to)) return false;
+  if (IsFloatingDtype(from) && IsIntegralDtype(to)) return false;
+  if (to == ACL_BOOL && from != ACL_BOOL) return false;
+  return true;
+}
 
 }  // namespace aclcpu
 

@@ -296,7 +296,7 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
       plan->streaming = true;
     }
   }
-  plan->tiled = BenefitsFromTiling(plan->layout);
+  plan->tiled = !plan->flat && BenefitsFromTiling(plan->layout);
   if (plan->tiled && InputsRunAlongDim1(plan->layout)) {
     plan->tile_kernel = SelectTileKernel(grad->dtype, self->dtype, promoted, out->dtype, plan->target);
   }
