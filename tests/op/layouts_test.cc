@@ -287,6 +287,24 @@ TEST(Layouts, HugeContiguousFloatOutputTakesTheNonTemporalStorePath) {
                           Strided({count}, {1}, 3)));
 }
 
+// The same for f16 and bf16 outputs (computed in blocks, copied out with
+// non-temporal stores): 8.4M elements of each all-16-bit type, 48 MiB and more
+// over the three tensors; every golden element (all 65,536 bit patterns as self
+// and as grad) repeats through it.
+TEST(Layouts, HugeContiguousHalfOutputsTakeTheNonTemporalStorePath) {
+  for (const char* name : {"exhaustive_f16", "exhaustive_bf16"}) {
+    SCOPED_TRACE(name);
+    const GoldenFile golden = GoldenFile::Load(name);
+    const std::vector<size_t> all = golden.AllIndices();
+    std::vector<size_t> indices(8400001);
+    for (size_t i = 0; i < indices.size(); ++i) indices[i] = all[(i * 7919) % all.size()];
+    const int64_t count = static_cast<int64_t>(indices.size());
+    EXPECT_TRUE(RunOnGoldenContiguous(golden, indices, {count}));
+    EXPECT_TRUE(RunOnGolden(golden, indices, Strided({count}, {1}, 1), Strided({count}, {1}, 2),
+                            Strided({count}, {1}, 3)));
+  }
+}
+
 // Ranks 0 to 8, contiguous and with a reversed (fully transposed) dim order
 // plus an offset; rank 0 is a scalar with one element.
 class LayoutsByRank : public ::testing::TestWithParam<int> {};

@@ -277,31 +277,62 @@ TEST(SimdTileKernel, OutAliasingGradOutputMatchesOutOfPlace) {
   }
 }
 
-// The non-temporal-store variants (float32 outputs) against the scalar
-// reference: lengths around lane boundaries and every misalignment of out
-// relative to the vector size, so the aligning head, the body and the tail run.
+// The non-temporal-store variants (float32 outputs stored directly; f16 and
+// bf16 outputs computed in blocks of 4 KiB and copied out) against the scalar
+// reference: lengths around lane and block boundaries and every misalignment of
+// out relative to the vector size, so the aligning head, the body and the tail
+// run. Misalignments that are not a multiple of the element size cannot be
+// aligned at all and run without streaming.
 TEST(SimdStreamingKernel, MatchesScalarForEveryTargetInputPathLengthAndMisalignment) {
   for (int64_t target : AvailableTargets()) {
-    for (aclDataType grad : kInputTypes) {
-      for (aclDataType self : kInputTypes) {
-        const aclDataType promoted = PromoteFloatingTypes(grad, self);
-        const HardsigmoidBackwardRunFn streaming = SelectStreamingKernel(grad, self, promoted, ACL_FLOAT, target);
-        ASSERT_NE(streaming, nullptr) << TargetName(target);
-        EXPECT_EQ(SelectStreamingKernel(grad, self, promoted, ACL_FLOAT16, target), nullptr);
-        const HardsigmoidBackwardRunFn scalar = SelectScalarKernel(grad, self, promoted, ACL_FLOAT);
-        for (int64_t misalign = 0; misalign < 17; ++misalign) {
-          for (int64_t count : {0, 1, 15, 16, 17, 63, 64, 65, 1000}) {
-            const size_t extent = static_cast<size_t>(misalign + count);
-            const std::vector<uint8_t> g = TestValues(grad, extent, 11), s = TestValues(self, extent, 12);
-            std::vector<float> expected(extent + 1, -1.0f), actual(extent + 1, -1.0f);
-            const size_t g_off = DtypeSize(grad) * misalign, s_off = DtypeSize(self) * misalign;
-            scalar(g.data() + g_off, 1, s.data() + s_off, 1, expected.data() + misalign, 1, count);
-            streaming(g.data() + g_off, 1, s.data() + s_off, 1, actual.data() + misalign, 1, count);
-            ASSERT_EQ(std::memcmp(actual.data(), expected.data(), actual.size() * sizeof(float)), 0)
-                << TargetName(target) << " " << DtypeName(grad) << " " << DtypeName(self) << " count " << count
-                << " misalign " << misalign;
+    for (aclDataType out : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      const size_t out_size = DtypeSize(out);
+      const int64_t block = 4096 / static_cast<int64_t>(out_size);
+      for (aclDataType grad : kInputTypes) {
+        for (aclDataType self : kInputTypes) {
+          const aclDataType promoted = PromoteFloatingTypes(grad, self);
+          const HardsigmoidBackwardRunFn streaming = SelectStreamingKernel(grad, self, promoted, out, target);
+          ASSERT_NE(streaming, nullptr) << TargetName(target) << " " << DtypeName(out);
+          const HardsigmoidBackwardRunFn scalar = SelectScalarKernel(grad, self, promoted, out);
+          for (int64_t misalign = 0; misalign < 17; ++misalign) {
+            for (int64_t count : {int64_t{0}, int64_t{1}, int64_t{15}, int64_t{16}, int64_t{17}, int64_t{65},
+                                  int64_t{1000}, block - 1, block + 40, 2 * block + 33}) {
+              const size_t extent = static_cast<size_t>(misalign + count);
+              const std::vector<uint8_t> g = TestValues(grad, extent, 11), s = TestValues(self, extent, 12);
+              std::vector<uint8_t> expected((extent + 1) * out_size, 0xA5), actual(expected);
+              const size_t g_off = DtypeSize(grad) * misalign, s_off = DtypeSize(self) * misalign;
+              const size_t o_off = out_size * misalign;
+              scalar(g.data() + g_off, 1, s.data() + s_off, 1, expected.data() + o_off, 1, count);
+              streaming(g.data() + g_off, 1, s.data() + s_off, 1, actual.data() + o_off, 1, count);
+              ASSERT_EQ(actual, expected) << TargetName(target) << " " << DtypeName(grad) << " "
+                                          << DtypeName(self) << " -> " << DtypeName(out) << " count " << count
+                                          << " misalign " << misalign;
+            }
           }
         }
+      }
+    }
+    EXPECT_EQ(SelectStreamingKernel(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_DOUBLE, target), nullptr);
+  }
+}
+
+// Streaming in place: out is gradOutput's own buffer, long enough for several
+// blocks of a 16-bit output.
+TEST(SimdStreamingKernel, OutAliasingGradOutputMatchesOutOfPlace) {
+  const int64_t count = 5003;
+  for (int64_t target : AvailableTargets()) {
+    for (aclDataType grad_and_out : kInputTypes) {
+      for (aclDataType self : kInputTypes) {
+        const aclDataType promoted = PromoteFloatingTypes(grad_and_out, self);
+        std::vector<uint8_t> grad = TestValues(grad_and_out, count, 7);
+        const std::vector<uint8_t> self_values = TestValues(self, count, 8);
+        std::vector<uint8_t> expected(grad.size());
+        SelectScalarKernel(grad_and_out, self, promoted, grad_and_out)(grad.data(), 1, self_values.data(), 1,
+                                                                       expected.data(), 1, count);
+        SelectStreamingKernel(grad_and_out, self, promoted, grad_and_out, target)(
+            grad.data(), 1, self_values.data(), 1, grad.data(), 1, count);
+        EXPECT_EQ(grad, expected) << TargetName(target) << " " << DtypeName(grad_and_out) << " "
+                                  << DtypeName(self);
       }
     }
   }

@@ -32,7 +32,7 @@ HardsigmoidBackwardRunFn SelectKernel(aclDataType grad, aclDataType self, aclDat
                                       int64_t target);
 
 // The same with non-temporal stores for outputs far larger than the last-level
-// cache; nullptr for paths that have no such variant (outputs other than FLOAT).
+// cache; nullptr for paths that have no such variant (double outputs).
 HardsigmoidBackwardRunFn SelectStreamingKernel(aclDataType grad, aclDataType self, aclDataType promoted,
                                                aclDataType out, int64_t target);
 

@@ -520,6 +520,45 @@ void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64
   hwy::FlushStream();
 }
 
+// The same for f16 and bf16 outputs: each block of results is computed by the
+// target's contiguous kernel (kKernel, exact as ever) into a buffer in L1, then
+// copied out with non-temporal stores. An all-16-bit launch moves 6 bytes an
+// element and the read of each output line before it is overwritten adds 2;
+// the copy through L1 costs little next to that.
+template <class Grad, class Self, class Out, HardsigmoidBackwardRunFn kKernel>
+void StreamingThroughBlockRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
+                              void* out, int64_t out_stride, int64_t count) {
+  if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
+    kKernel(grad, grad_stride, self, self_stride, out, out_stride, count);
+    return;
+  }
+  constexpr int64_t kBlockBytes = 4096;  // a multiple of every target's vector size
+  constexpr int64_t kOutBytes = sizeof(typename Out::Storage);
+  constexpr int64_t kBlock = kBlockBytes / kOutBytes;
+  constexpr int64_t kGradBytes = sizeof(typename Grad::Storage);
+  constexpr int64_t kSelfBytes = sizeof(typename Self::Storage);
+  HWY_ALIGN uint8_t block[kBlockBytes];
+  const hn::ScalableTag<uint8_t> d8;
+  const int64_t vector_bytes = static_cast<int64_t>(hn::Lanes(d8));
+  const auto* g = static_cast<const uint8_t*>(grad);
+  const auto* s = static_cast<const uint8_t*>(self);
+  auto* o = static_cast<uint8_t*>(out);
+  const int64_t misalignment = static_cast<int64_t>(reinterpret_cast<uintptr_t>(o) % vector_bytes);
+  int64_t head = misalignment == 0 ? 0 : (vector_bytes - misalignment) / kOutBytes;
+  if (misalignment % kOutBytes != 0 || head > count) head = count;  // cannot align: no streaming
+  kKernel(g, 1, s, 1, o, 1, head);
+  int64_t i = head;
+  for (; i + kBlock <= count; i += kBlock) {
+    kKernel(g + i * kGradBytes, 1, s + i * kSelfBytes, 1, block, 1, kBlock);
+    uint8_t* target = o + i * kOutBytes;
+    for (int64_t byte = 0; byte < kBlockBytes; byte += vector_bytes) {
+      hn::Stream(hn::LoadU(d8, block + byte), d8, target + byte);
+    }
+  }
+  kKernel(g + i * kGradBytes, 1, s + i * kSelfBytes, 1, o + i * kOutBytes, 1, count - i);
+  hwy::FlushStream();  // weakly ordered: visible before the launch is reported complete
+}
+
 HardsigmoidBackwardRunFn SelectVectorKernel(aclDataType grad, aclDataType self, aclDataType promoted,
                                             aclDataType out) {
   return WithComputeType(grad, [&](auto g) {
@@ -551,15 +590,31 @@ HardsigmoidBackwardRunFn SelectVectorKernelWithBf16Instructions(aclDataType grad
 
 HardsigmoidBackwardRunFn SelectStreamingKernel(aclDataType grad, aclDataType self, aclDataType promoted,
                                                aclDataType out) {
-  if (out != ACL_FLOAT) return nullptr;  // float32 outputs only (see StreamingRun)
+  if (out != ACL_FLOAT && out != ACL_FLOAT16 && out != ACL_BF16) return nullptr;  // no double: rare
   return WithComputeType(grad, [&](auto g) {
     return WithComputeType(self, [&](auto s) {
       return WithComputeType(promoted, [&](auto p) -> HardsigmoidBackwardRunFn {
-        return &StreamingRun<decltype(g), decltype(s), decltype(p)>;
+        using G = decltype(g);
+        using S = decltype(s);
+        using P = decltype(p);
+        if (out == ACL_FLOAT) return &StreamingRun<G, S, P>;
+        if (out == ACL_FLOAT16) return &StreamingThroughBlockRun<G, S, F16, &VectorRun<G, S, P, F16>>;
+        return &StreamingThroughBlockRun<G, S, Bf16, &VectorRun<G, S, P, Bf16>>;
       });
     });
   });
 }
+
+#if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
+// The avx512_bf16 target's: its own all-bf16 kernel for the blocks.
+HardsigmoidBackwardRunFn SelectStreamingKernelWithBf16Instructions(aclDataType grad, aclDataType self,
+                                                                   aclDataType promoted, aclDataType out) {
+  if (grad == ACL_BF16 && self == ACL_BF16 && promoted == ACL_BF16 && out == ACL_BF16) {
+    return &StreamingThroughBlockRun<Bf16, Bf16, Bf16, &VectorRunWithBf16Instructions>;
+  }
+  return SelectStreamingKernel(grad, self, promoted, out);
+}
+#endif
 
 HardsigmoidBackwardTileFn SelectTileKernel(aclDataType grad, aclDataType self, aclDataType promoted,
                                            aclDataType out) {
@@ -599,6 +654,9 @@ const TargetTable<VectorKernelSelector> kVectorKernelSelectors = {
 #endif
     ACLCPU_FOR_EACH_COMPILED_TARGET(SelectVectorKernel)};
 const TargetTable<VectorKernelSelector> kStreamingKernelSelectors = {
+#if ACLCPU_HAVE_AVX512_BF16_TARGET
+    {kAvx512Bf16Target, &N_AVX3::SelectStreamingKernelWithBf16Instructions},  // first: ForTarget's match
+#endif
     ACLCPU_FOR_EACH_COMPILED_TARGET(SelectStreamingKernel)};
 const TargetTable<TileKernelSelector> kTileKernelSelectors = {ACLCPU_FOR_EACH_COMPILED_TARGET(SelectTileKernel)};
 
