@@ -50,8 +50,10 @@ constexpr int64_t kStreamingMinFootprintBytes = int64_t{48} << 20;
 
 // What MeasureView finds out about one view.
 struct ViewFacts {
-  bool empty = false;      // some dim is 0
-  bool row_major = false;  // dense, outermost dim first: ignoring size-1 dims, each stride is the product of the sizes after it
+  bool empty = false;  // some dim is 0
+  // Dense, outermost dim first: each stride (size-1 dims aside) is the product
+  // of the sizes after it.
+  bool row_major = false;
   int64_t offset_bytes = 0;
   int64_t extent_bytes = 0;  // from the data address to one past the last byte the view touches
 };
