@@ -299,7 +299,7 @@ TEST(Layouts, HugeContiguousHalfOutputsTakeTheNonTemporalStorePath) {
     std::vector<size_t> indices(8400001);
     for (size_t i = 0; i < indices.size(); ++i) indices[i] = all[(i * 7919) % all.size()];
     const int64_t count = static_cast<int64_t>(indices.size());
-    EXPECT_TRUE(RunOnGoldenContiguous(golden, indices, {count}));
+    // Offsets misalign every operand, so out's aligning head runs too.
     EXPECT_TRUE(RunOnGolden(golden, indices, Strided({count}, {1}, 1), Strided({count}, {1}, 2),
                             Strided({count}, {1}, 3)));
   }

@@ -316,32 +316,11 @@ TEST(SimdStreamingKernel, MatchesScalarForEveryTargetInputPathLengthAndMisalignm
   }
 }
 
-// Streaming in place: out is gradOutput's own buffer, long enough for several
-// blocks of a 16-bit output.
-TEST(SimdStreamingKernel, OutAliasingGradOutputMatchesOutOfPlace) {
-  const int64_t count = 5003;
-  for (int64_t target : AvailableTargets()) {
-    for (aclDataType grad_and_out : kInputTypes) {
-      for (aclDataType self : kInputTypes) {
-        const aclDataType promoted = PromoteFloatingTypes(grad_and_out, self);
-        std::vector<uint8_t> grad = TestValues(grad_and_out, count, 7);
-        const std::vector<uint8_t> self_values = TestValues(self, count, 8);
-        std::vector<uint8_t> expected(grad.size());
-        SelectScalarKernel(grad_and_out, self, promoted, grad_and_out)(grad.data(), 1, self_values.data(), 1,
-                                                                       expected.data(), 1, count);
-        SelectStreamingKernel(grad_and_out, self, promoted, grad_and_out, target)(
-            grad.data(), 1, self_values.data(), 1, grad.data(), 1, count);
-        EXPECT_EQ(grad, expected) << TargetName(target) << " " << DtypeName(grad_and_out) << " "
-                                  << DtypeName(self);
-      }
-    }
-  }
-}
-
-// In place: out is gradOutput's own buffer (same dtype, same layout), as a
-// framework's in-place backward does. Every target, every path where that is possible.
-TEST(SimdKernelInPlace, OutAliasingGradOutputMatchesOutOfPlace) {
-  const int64_t count = 1003;
+// Runs `select`'s kernel in place (out is gradOutput's own buffer, same dtype,
+// same layout, as a framework's in-place backward does) for every target and
+// input path, against the scalar reference run out of place.
+template <typename Selector>
+void ExpectInPlaceMatchesOutOfPlace(Selector select, int64_t count) {
   for (int64_t target : AvailableTargets()) {
     for (aclDataType grad_and_out : kInputTypes) {
       for (aclDataType self : kInputTypes) {
@@ -351,13 +330,22 @@ TEST(SimdKernelInPlace, OutAliasingGradOutputMatchesOutOfPlace) {
         std::vector<uint8_t> expected(grad.size());
         SelectScalarKernel(grad_and_out, self, promoted, grad_and_out)(grad.data(), 1, self_values.data(), 1,
                                                                        expected.data(), 1, count);
-        SelectKernel(grad_and_out, self, promoted, grad_and_out, target)(grad.data(), 1, self_values.data(), 1,
-                                                                         grad.data(), 1, count);
+        select(grad_and_out, self, promoted, grad_and_out, target)(grad.data(), 1, self_values.data(), 1,
+                                                                   grad.data(), 1, count);
         EXPECT_EQ(grad, expected) << TargetName(target) << " " << DtypeName(grad_and_out) << " "
                                   << DtypeName(self);
       }
     }
   }
+}
+
+// Streaming in place, long enough for several blocks of a 16-bit output.
+TEST(SimdStreamingKernel, OutAliasingGradOutputMatchesOutOfPlace) {
+  ExpectInPlaceMatchesOutOfPlace(&SelectStreamingKernel, 5003);
+}
+
+TEST(SimdKernelInPlace, OutAliasingGradOutputMatchesOutOfPlace) {
+  ExpectInPlaceMatchesOutOfPlace(&SelectKernel, 1003);
 }
 
 }  // namespace
