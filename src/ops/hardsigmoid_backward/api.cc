@@ -48,8 +48,8 @@ aclnnStatus aclnnHardsigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput
                                kPhase1Name);
   }
   Executor* created = new (memory) Executor();
-  const Plan* plan = created->mutable_plan();
-  status = BuildPlan(gradOutput, self, out, created->mutable_plan());
+  Plan* plan = created->mutable_plan();
+  status = BuildPlan(gradOutput, self, out, plan);
   if (status != ACLNN_SUCCESS) {
     created->~Executor();
     aclcpu::Meta().abandon_executor(memory);

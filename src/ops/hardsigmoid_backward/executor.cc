@@ -145,8 +145,15 @@ void RunPlanRunner(const void* context) { static_cast<const PlanRunner*>(context
 
 Executor::Executor() : aclOpExecutor(kPhase2Name, 2, 1) {}
 
+void Executor::BoundAddresses(void* device[kNumOperands]) const {
+  device[kOut] = outputs[0];
+  device[kGrad] = inputs[0];
+  device[kSelf] = inputs[1];
+}
+
 aclnnStatus Executor::ViewStarts(char* view_starts[kNumOperands]) const {
-  void* const device[kNumOperands] = {outputs[0], inputs[0], inputs[1]};
+  void* device[kNumOperands];
+  BoundAddresses(device);
   static constexpr const char* kNames[kNumOperands] = {"out", "gradOutput", "self"};
   // What the runtime's message names when an address is unusable.
   static constexpr const char* kWhat[kNumOperands] = {"aclnnHardsigmoidBackward: out",
@@ -176,7 +183,8 @@ aclnnStatus Executor::MakeLaunch(void* /*workspace*/, std::unique_ptr<Task>* tas
   char* view_starts[kNumOperands];
   const aclnnStatus status = ViewStarts(view_starts);
   if (status != ACLNN_SUCCESS) return status;
-  void* const device[kNumOperands] = {outputs[0], inputs[0], inputs[1]};
+  void* device[kNumOperands];
+  BoundAddresses(device);
   if (!InjectFault(FaultSite::kLaunchCreate)) task->reset(new (std::nothrow) Launch(plan_, view_starts, device));
   if (*task == nullptr) return ReportError(ACLNN_ERR_INNER, "%s: out of memory.", kPhase2Name);
   return ACLNN_SUCCESS;

@@ -29,6 +29,9 @@ class Executor final : public aclOpExecutor {
   aclnnStatus RunIfIdle(void* workspace, aclrtStream stream, bool* ran) const override;
 
  private:
+  // The bound data addresses in the operand order of Plan.
+  void BoundAddresses(void* device[kNumOperands]) const;
+
   // Checks the bound data addresses and stores the host address of each view's
   // first element (operand order of Plan).
   aclnnStatus ViewStarts(char* view_starts[kNumOperands]) const;

@@ -54,6 +54,7 @@ struct ViewFacts {
   // Dense, outermost dim first: each stride (size-1 dims aside) is the product
   // of the sizes after it.
   bool row_major = false;
+  int64_t elements = 0;  // the view's element count (when not empty)
   int64_t offset_bytes = 0;
   int64_t extent_bytes = 0;  // from the data address to one past the last byte the view touches
 };
@@ -101,6 +102,7 @@ aclnnStatus MeasureView(const aclTensor* tensor, const char* name, int64_t eleme
       }
     }
     facts->row_major = row_major;
+    facts->elements = elements;
     // The view must lie inside the storage shape given to aclCreateTensor (when
     // one was given): CANN documents the storage as what the data address points
     // to, so reading or writing beyond it touches someone else's memory.
@@ -223,6 +225,7 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
   static constexpr const char* kNames[kNumOperands] = {"out", "gradOutput", "self"};
   bool any_empty = false;
   bool all_row_major = true;
+  int64_t elements = 1;  // every view's count: CheckParams made the shapes equal
   for (int op = 0; op < kNumOperands; ++op) {
     plan->element_size[op] = static_cast<int64_t>(DtypeSize(tensors[op]->dtype));
     ViewFacts facts;
@@ -232,6 +235,7 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
     plan->extent_bytes[op] = facts.extent_bytes;
     any_empty = any_empty || facts.empty;
     all_row_major = all_row_major && facts.row_major;
+    elements = facts.elements;
   }
   // An empty call touches no memory, so strict mode has nothing to check in it.
   if (!any_empty && StrictMode()) {
@@ -266,12 +270,10 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
                        kPhase1Name, DtypeName(out->dtype), DtypeName(promoted));
   }
 
-  int64_t elements = 1;
   if (all_row_major) {
     // What MakeStridedLayout makes of three dense views of one shape (every dim
     // merges into one), without its sort and merge: a tiny call's phase 1 is
     // mostly fixed cost, and this is the common case.
-    for (const int64_t size : self->view_dims) elements *= size;  // MeasureView checked the product
     plan->layout.num_operands = kNumOperands;
     if (elements > 1) {
       plan->layout.rank = 1;
@@ -282,7 +284,6 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
     const int64_t* strides[kNumOperands] = {out->strides.data(), grad->strides.data(), self->strides.data()};
     plan->layout = MakeStridedLayout(static_cast<int>(self->view_dims.size()), self->view_dims.data(), kNumOperands,
                                      strides);
-    elements = plan->layout.NumElements();
   }
   plan->elements = elements;
   // Bytes moved, saturated: a view of zero strides may count up to 2^63 - 1
