@@ -9,6 +9,7 @@
 #include <new>
 
 #include "aclnn/opdev/op_errno.h"
+#include "common/dtype.h"
 #include "common/error_report.h"
 #include "common/fault_injection.h"
 #include "meta/tensor.h"
@@ -97,6 +98,9 @@ aclnnStatus Describe(aclTensor* tensor, const char* api, const int64_t* view_dim
   tensor->format = format;
   tensor->offset = offset;
   tensor->data = data;
+  tensor->geometry = MeasureViewGeometry(tensor->view_dims.data(), tensor->strides.data(), tensor->view_dims.size(),
+                                         offset, tensor->storage_dims.data(), tensor->storage_dims.size(),
+                                         static_cast<int64_t>(DtypeSize(dtype)));
   return ACLNN_SUCCESS;
 }
 

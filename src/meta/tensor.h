@@ -11,6 +11,7 @@
 #include "aclnn/acl_meta.h"
 #include "aclnn/opdev/op_errno.h"
 #include "common/error_report.h"
+#include "meta/view_geometry.h"
 
 struct aclTensor {
   // Set while the object is alive; cleared by aclDestroyTensor. In strict mode
@@ -27,6 +28,9 @@ struct aclTensor {
   int64_t offset = 0;            // in elements, from `data`
   std::vector<int64_t> storage_dims;
   void* data = nullptr;          // device address of the storage's first element
+  // What the view above amounts to, measured whenever it is described (never
+  // by the data address, which may change without the view changing).
+  aclcpu::ViewGeometry geometry;
 };
 
 namespace aclcpu {

@@ -501,6 +501,28 @@ TEST_F(Phase1, NegativeDimReturns161002) {
   ExpectRejected(CallPhase1(grad.get(), self.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}, nullptr);
 }
 
+// Phase 1 judges a tensor's view as last described: aclInitTensor re-describes
+// it in place, and the next phase 1 sees the new view, valid or not.
+TEST_F(Phase1, ViewRedescribedByInitTensorIsJudgedAsRedescribed) {
+  // out's view (offset 1) reaches element 6 of a 6-element storage.
+  RawView grad({2, 3}, {3, 1}, 0, {6}), self({2, 3}, {3, 1}, 0, {6}), out({2, 3}, {3, 1}, 1, {6});
+  ExpectRejected(CallPhase1(grad.get(), self.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"out"}, nullptr);
+  void* out_data = nullptr;
+  ASSERT_EQ(aclGetRawTensorAddr(out.get(), &out_data), ACLNN_SUCCESS);
+  const int64_t dims[2] = {2, 3}, strides[2] = {3, 1}, storage[1] = {6};
+  ASSERT_EQ(aclInitTensor(out.get(), dims, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, out_data),
+            ACLNN_SUCCESS);
+  const Phase1Result accepted = CallPhase1(grad.get(), self.get(), out.get());
+  ASSERT_EQ(accepted.status, ACLNN_SUCCESS) << accepted.message;
+  EXPECT_EQ(aclDestroyAclOpExecutor(accepted.executor), ACLNN_SUCCESS);
+  void* self_data = nullptr;
+  ASSERT_EQ(aclGetRawTensorAddr(self.get(), &self_data), ACLNN_SUCCESS);
+  const int64_t negative_strides[2] = {-3, 1};
+  ASSERT_EQ(aclInitTensor(self.get(), dims, 2, ACL_FLOAT, negative_strides, 3, ACL_FORMAT_ND, storage, 1, self_data),
+            ACLNN_SUCCESS);
+  ExpectRejected(CallPhase1(grad.get(), self.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}, nullptr);
+}
+
 TEST_F(Phase1, NegativeStrideReturns161002NamingTheTensor) {
   RawView grad({2, 3}, {3, 1}, 0, {6}), self({2, 3}, {-3, 1}, 3, {6}), out({2, 3}, {3, 1}, 0, {6});
   ExpectRejected(CallPhase1(grad.get(), self.get(), out.get()), ACLNN_ERR_PARAM_INVALID, {"self"}, nullptr);

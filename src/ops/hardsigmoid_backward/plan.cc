@@ -48,88 +48,45 @@ constexpr int64_t kMaxInlineElements = 4096;
 // sysconf: inside VMs it reports the host's whole L3 (320 MiB here).
 constexpr int64_t kStreamingMinFootprintBytes = int64_t{48} << 20;
 
-// What MeasureView finds out about one view.
-struct ViewFacts {
-  bool empty = false;  // some dim is 0
-  // Dense, outermost dim first: each stride (size-1 dims aside) is the product
-  // of the sizes after it.
-  bool row_major = false;
-  int64_t elements = 0;  // the view's element count (when not empty)
-  int64_t offset_bytes = 0;
-  int64_t extent_bytes = 0;  // from the data address to one past the last byte the view touches
-};
-
-// Checks that a view is well formed — non-negative dims, strides and offset, an
-// extent that fits in 64 bits, inside its storage shape — and measures it. All
-// arithmetic is overflow-checked: shapes come from the caller and may be absurd.
-aclnnStatus MeasureView(const aclTensor* tensor, const char* name, int64_t element_size, ViewFacts* facts) {
-  if (tensor->offset < 0) {
-    return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has a negative view offset (%" PRId64 ").", kPhase1Name,
-                       name, tensor->offset);
-  }
-  const int64_t* const sizes = tensor->view_dims.data();
-  const int64_t* const strides = tensor->strides.data();
-  const int rank = static_cast<int>(tensor->view_dims.size());  // CheckParams bounded it by kMaxRank
-  int64_t last_index = tensor->offset;  // element index of the view's last element
-  bool empty = false;
-  for (int dim = 0; dim < rank; ++dim) {
-    const int64_t size = sizes[dim];
-    const int64_t stride = strides[dim];
-    if (size < 0 || stride < 0) {
-      return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has a negative %s (%" PRId64 ") in dim %d.", kPhase1Name,
-                         name, size < 0 ? "size" : "stride", size < 0 ? size : stride, dim);
-    }
-    if (size == 0) empty = true;
-    int64_t step = 0;
-    if (size > 0 && (__builtin_mul_overflow(size - 1, stride, &step) ||
-                     __builtin_add_overflow(last_index, step, &last_index))) {
+// Reports the first rule `tensor`'s view breaks (measured when the tensor was
+// described, meta/view_geometry.h): CANN documents negative dims, strides and
+// offsets as invalid, an extent must fit in 64 bits and lie inside the storage
+// shape given to aclCreateTensor.
+aclnnStatus ReportViewProblem(const aclTensor* tensor, const char* name) {
+  const ViewGeometry& geometry = tensor->geometry;
+  const int dim = geometry.problem_dim;
+  switch (geometry.problem) {
+    case ViewProblem::kNone:
+      break;
+    case ViewProblem::kNegativeOffset:
+      return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has a negative view offset (%" PRId64 ").", kPhase1Name,
+                         name, tensor->offset);
+    case ViewProblem::kNegativeSize:
+      return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has a negative size (%" PRId64 ") in dim %d.", kPhase1Name,
+                         name, tensor->view_dims[dim], dim);
+    case ViewProblem::kNegativeStride:
+      return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has a negative stride (%" PRId64 ") in dim %d.",
+                         kPhase1Name, name, tensor->strides[dim], dim);
+    case ViewProblem::kExtentOverflow:
       return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the extent of %s's view does not fit in 64 bits.",
                          kPhase1Name, name);
-    }
+    case ViewProblem::kElementCountOverflow:
+      return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the element count of %s's view does not fit in 64 bits.",
+                         kPhase1Name, name);
+    case ViewProblem::kInvalidStorageShape:
+      return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has an invalid storage shape (negative or overflowing).",
+                         kPhase1Name, name);
+    case ViewProblem::kOutsideStorage:
+      return ReportError(ACLNN_ERR_PARAM_INVALID,
+                         "%s: %s's view (offset %" PRId64 ") reaches element %" PRId64
+                         " of its storage, but its storage shape holds %" PRId64 " elements.",
+                         kPhase1Name, name, tensor->offset, geometry.last_index, geometry.storage_elements);
+    case ViewProblem::kByteExtentOverflow:
+      return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the extent of %s's view in bytes does not fit in 64 bits.",
+                         kPhase1Name, name);
   }
-  facts->empty = empty;
-  if (!empty) {
-    // The element count must fit too: zero strides can keep the extent small
-    // while the dims multiply past 2^63 (every loop counts elements in int64_t).
-    // Walked innermost first, which also tells whether the view is row-major.
-    int64_t elements = 1;
-    bool row_major = true;
-    for (int dim = rank; dim-- > 0;) {
-      if (sizes[dim] != 1 && strides[dim] != elements) row_major = false;
-      if (__builtin_mul_overflow(elements, sizes[dim], &elements)) {
-        return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the element count of %s's view does not fit in 64 bits.",
-                           kPhase1Name, name);
-      }
-    }
-    facts->row_major = row_major;
-    facts->elements = elements;
-    // The view must lie inside the storage shape given to aclCreateTensor (when
-    // one was given): CANN documents the storage as what the data address points
-    // to, so reading or writing beyond it touches someone else's memory.
-    if (!tensor->storage_dims.empty()) {
-      int64_t storage_elements = 1;
-      for (const int64_t dim : tensor->storage_dims) {
-        if (dim < 0 || __builtin_mul_overflow(storage_elements, dim, &storage_elements)) {
-          return ReportError(ACLNN_ERR_PARAM_INVALID,
-                             "%s: %s has an invalid storage shape (negative or overflowing).", kPhase1Name, name);
-        }
-      }
-      if (last_index >= storage_elements) {
-        return ReportError(ACLNN_ERR_PARAM_INVALID,
-                           "%s: %s's view (offset %" PRId64 ") reaches element %" PRId64
-                           " of its storage, but its storage shape holds %" PRId64 " elements.",
-                           kPhase1Name, name, tensor->offset, last_index, storage_elements);
-      }
-    }
-  }
-  int64_t extent_elements = 0;
-  if (__builtin_add_overflow(last_index, 1, &extent_elements) ||
-      __builtin_mul_overflow(extent_elements, element_size, &facts->extent_bytes) ||
-      __builtin_mul_overflow(tensor->offset, element_size, &facts->offset_bytes)) {
-    return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the extent of %s's view in bytes does not fit in 64 bits.",
-                       kPhase1Name, name);
-  }
-  return ACLNN_SUCCESS;
+  return ReportError(ACLNN_ERR_INNER, "%s: %s's view has an unknown problem (%d).", kPhase1Name, name,
+                     static_cast<int>(geometry.problem));
 }
 
 std::string DimsString(const std::vector<int64_t>& dims) {
@@ -225,18 +182,17 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
   static constexpr const char* kNames[kNumOperands] = {"out", "gradOutput", "self"};
   bool any_empty = false;
   bool all_row_major = true;
-  int64_t elements = 1;  // every view's count: CheckParams made the shapes equal
   for (int op = 0; op < kNumOperands; ++op) {
-    plan->element_size[op] = static_cast<int64_t>(DtypeSize(tensors[op]->dtype));
-    ViewFacts facts;
-    const aclnnStatus status = MeasureView(tensors[op], kNames[op], plan->element_size[op], &facts);
-    if (status != ACLNN_SUCCESS) return status;
-    plan->view_offset_bytes[op] = facts.offset_bytes;
-    plan->extent_bytes[op] = facts.extent_bytes;
-    any_empty = any_empty || facts.empty;
-    all_row_major = all_row_major && facts.row_major;
-    elements = facts.elements;
+    const ViewGeometry& geometry = tensors[op]->geometry;
+    if (geometry.problem != ViewProblem::kNone) return ReportViewProblem(tensors[op], kNames[op]);
+    plan->element_size[op] = geometry.element_size;
+    plan->view_offset_bytes[op] = geometry.offset_bytes;
+    plan->extent_bytes[op] = geometry.extent_bytes;
+    any_empty = any_empty || geometry.empty;
+    all_row_major = all_row_major && geometry.row_major;
   }
+  // Every view's count: CheckParams made the shapes equal.
+  const int64_t elements = self->geometry.elements;
   // An empty call touches no memory, so strict mode has nothing to check in it.
   if (!any_empty && StrictMode()) {
     for (const int op : {kGrad, kSelf, kOut}) {  // the API's argument order
