@@ -55,6 +55,27 @@ Quarantine& TheQuarantine() {
   return *quarantine;
 }
 
+// The calling thread's spare slot: the last one it freed, taken back by its
+// next Allocate. A thread that creates and launches one executor after another
+// (every one-shot call) then reuses one slot with no atomic read-modify-write;
+// the shared free stack costs two (its pop and push were two of a tiny call's
+// five). Trivially destroyed and initial-exec, so reading it costs a load
+// (libnnopbase may be dlopen'ed: glibc keeps static TLS space for that).
+enum class SpareSlotHook : uint8_t { kNone, kArmed, kThreadExited };
+struct ThreadSpareSlot {
+  void* slot = nullptr;  // an ExecutorSlots::Slot, state kFree
+  SpareSlotHook exit_hook = SpareSlotHook::kNone;
+};
+thread_local ThreadSpareSlot this_thread_spare_slot __attribute__((tls_model("initial-exec")));
+
+// Hands the spare to the shared free stack when its thread exits (armed the
+// first time the thread keeps one), so exited threads strand no slots.
+struct SpareSlotReturner {
+  bool armed = false;
+  ~SpareSlotReturner();
+};
+thread_local SpareSlotReturner this_thread_spare_slot_returner;
+
 }  // namespace
 
 struct ExecutorSlots::Slot {
@@ -112,6 +133,36 @@ void ExecutorSlots::Free(Slot* slot) {
   __asan_poison_memory_region(slot->object, kMaxExecutorBytes);
 #endif
   slot->state.store(SlotState::kFree, std::memory_order_release);
+  ThreadSpareSlot& spare = this_thread_spare_slot;
+  if (spare.slot == nullptr && spare.exit_hook != SpareSlotHook::kThreadExited) {
+    if (spare.exit_hook == SpareSlotHook::kNone) {
+      this_thread_spare_slot_returner.armed = true;  // first use: registers its destructor
+      spare.exit_hook = SpareSlotHook::kArmed;
+    }
+    spare.slot = slot;
+    return;
+  }
+  PushFree(slot);
+}
+
+void ExecutorSlots::ReturnThreadSpare() {
+  // Executors freed later in this thread's exit (other thread_locals'
+  // destructors) go straight to the shared stack.
+  ThreadSpareSlot& spare = this_thread_spare_slot;
+  spare.exit_hook = SpareSlotHook::kThreadExited;
+  if (spare.slot == nullptr) return;
+  Slot* slot = static_cast<Slot*>(spare.slot);
+  spare.slot = nullptr;
+  Get().PushFree(slot);
+}
+
+namespace {
+SpareSlotReturner::~SpareSlotReturner() {
+  if (armed) ExecutorSlots::ReturnThreadSpare();
+}
+}  // namespace
+
+void ExecutorSlots::PushFree(Slot* slot) {
   const uint64_t index = static_cast<uint64_t>(reinterpret_cast<char*>(slot) - base_) / kSlotBytes;
   uint64_t head = free_head_.load(std::memory_order_relaxed);
   uint64_t pushed;
@@ -123,7 +174,12 @@ void ExecutorSlots::Free(Slot* slot) {
 
 void* ExecutorSlots::Allocate(size_t bytes) {
   if (bytes > kMaxExecutorBytes || base_ == nullptr || InjectFault(FaultSite::kExecutorCreate)) return nullptr;
-  Slot* slot = PopFree();
+  Slot* slot = static_cast<Slot*>(this_thread_spare_slot.slot);
+  if (slot != nullptr) {
+    this_thread_spare_slot.slot = nullptr;
+  } else {
+    slot = PopFree();
+  }
   if (slot == nullptr) {
     const uint64_t index = used_slots_.fetch_add(1, std::memory_order_relaxed);
     if (index >= reserved_slots_) return nullptr;

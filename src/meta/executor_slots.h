@@ -52,11 +52,18 @@ class ExecutorSlots {
   // in the message later calls with this handle get.
   void Retire(aclOpExecutor* executor, const char* reason);
 
+  // Called as the calling thread exits: its spare slot (see Free) goes back to
+  // the shared free stack.
+  static void ReturnThreadSpare();
+
  private:
   struct Slot;
   ExecutorSlots();
   Slot* SlotOf(const void* handle) const;  // nullptr if not a slot's object address
+  // Marks `slot` free and keeps it as the calling thread's spare, or pushes it
+  // on the shared free stack if the thread has one already.
   void Free(Slot* slot);
+  void PushFree(Slot* slot);
   Slot* PopFree();
 
   char* base_ = nullptr;  // the reserved range (nullptr if the reservation failed)

@@ -46,14 +46,23 @@ struct ResolvedStream {
   const void* handle = nullptr;
   uint64_t epoch = ~uint64_t{0};
   uint64_t context_changes = 0;
-  std::shared_ptr<Stream> stream;  // keeps the stream alive while cached
+  Stream* stream = nullptr;  // kept alive by this_thread_resolved_stream_owner
 };
-// One thread_local for both (each is a TLS lookup in a shared library).
+// One thread_local for both, read on every launch and synchronise. Trivially
+// constructed and destroyed, so no per-access guard, and initial-exec: the
+// default model for a shared library calls __tls_get_addr on every access
+// (~20 instructions, twice a tiny call), initial-exec reads at a fixed offset
+// from the thread pointer. A library dlopen'ed after start-up (torch_npu's
+// case) takes it from the static TLS space glibc keeps for that (512 bytes by
+// default; this is 40).
 struct ThreadStreamState {
   ResolvedStream last_resolved;
   uint64_t current_context_changes = 0;
 };
-thread_local ThreadStreamState this_thread_streams;
+thread_local ThreadStreamState this_thread_streams __attribute__((tls_model("initial-exec")));
+// Owns the stream this_thread_streams.last_resolved points to, until the entry
+// is replaced or the thread exits. Touched only when a resolution misses.
+thread_local std::shared_ptr<Stream> this_thread_resolved_stream_owner;
 
 }  // namespace
 
@@ -193,26 +202,38 @@ aclError ResolveStream(const char* call, const void* handle, std::shared_ptr<Str
   return ACL_SUCCESS;
 }
 
-aclError ResolveStreamCached(const char* call, const void* handle, Stream** stream) {
+namespace {
+
+// ResolveStreamCached's miss: looks the handle up and caches the answer (or
+// clears the entry). Kept out of line so the hit path needs no stack frame.
+__attribute__((noinline)) aclError ResolveAndCacheStream(const char* call, const void* handle, uint64_t epoch,
+                                                         Stream** stream) {
   ThreadStreamState& state = this_thread_streams;
   ResolvedStream& cached = state.last_resolved;
+  std::shared_ptr<Stream> found;
+  const aclError status = ResolveStream(call, handle, &found);
+  cached = ResolvedStream{};
+  this_thread_resolved_stream_owner = std::move(found);  // releases the previous stream
+  if (status != ACL_SUCCESS) return status;
+  cached = ResolvedStream{handle, epoch, state.current_context_changes, this_thread_resolved_stream_owner.get()};
+  *stream = cached.stream;
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError ResolveStreamCached(const char* call, const void* handle, Stream** stream) {
+  const ThreadStreamState& state = this_thread_streams;
+  const ResolvedStream& cached = state.last_resolved;
   // Read before the lookup: a destruction racing with it bumps the epoch after,
   // and the next call looks again.
   const uint64_t epoch = stream_registry_epoch.load(std::memory_order_acquire);
   if (cached.stream != nullptr && cached.handle == handle && cached.epoch == epoch &&
       cached.context_changes == state.current_context_changes) {
-    *stream = cached.stream.get();
+    *stream = cached.stream;
     return ACL_SUCCESS;
   }
-  std::shared_ptr<Stream> found;
-  const aclError status = ResolveStream(call, handle, &found);
-  if (status != ACL_SUCCESS) {
-    cached = ResolvedStream{};
-    return status;
-  }
-  cached = ResolvedStream{handle, epoch, state.current_context_changes, std::move(found)};
-  *stream = cached.stream.get();
-  return ACL_SUCCESS;
+  return ResolveAndCacheStream(call, handle, epoch, stream);
 }
 
 std::vector<std::shared_ptr<Stream>> StreamsOfDevice(int32_t device_id) {

@@ -6,8 +6,11 @@
 // the same inputs (the numerics themselves are checked by the op suite).
 #include <gtest/gtest.h>
 
+#include <strings.h>
+
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -19,6 +22,16 @@ namespace aclcpu_api_test {
 namespace {
 
 const std::vector<int64_t> kShape = {3, 5, 7};
+
+// ACLCPU_STRICT as the runtime reads it: set, and none of 0/false/off/no.
+bool StrictModeRequested() {
+  const char* value = std::getenv("ACLCPU_STRICT");
+  if (value == nullptr) return false;
+  for (const char* off : {"0", "false", "off", "no"}) {
+    if (strcasecmp(value, off) == 0) return false;
+  }
+  return true;
+}
 
 class Phase2 : public ApiTest {
  protected:
@@ -314,6 +327,29 @@ TEST_F(Phase2, DestroyedExecutorMessageSaysItWasDestroyed) {
   Workspace workspace(workspace_size_);
   EXPECT_EQ(aclnnHardsigmoidBackward(workspace.get(), workspace.size(), executor, stream_), ACLNN_ERR_PARAM_INVALID);
   EXPECT_NE(TakeRecentErrMsg().find("was destroyed by aclDestroyAclOpExecutor"), std::string::npos);
+}
+
+// A thread keeps the memory of its last spent executor for its next phase 1
+// (no shared free list touched on the way); when the thread exits that memory
+// goes back to the shared pool, so threads that come and go strand none. Seen
+// here as the next thread's executor taking the exited thread's address (the
+// pool hands out the most recently freed memory first).
+TEST_F(Phase2, ExecutorMemoryKeptByAnExitedThreadIsReused) {
+  if (StrictModeRequested()) GTEST_SKIP() << "strict mode quarantines spent executors instead of reusing them";
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  const aclOpExecutor* launched_by_exited_thread = nullptr;
+  std::thread([&] {
+    aclOpExecutor* executor = Prepare(operands);
+    ASSERT_NE(executor, nullptr);
+    ASSERT_EQ(Launch(executor), ACLNN_SUCCESS) << TakeRecentErrMsg();
+    launched_by_exited_thread = executor;
+  }).join();
+  ASSERT_NE(launched_by_exited_thread, nullptr);
+  aclOpExecutor* made_by_next_thread = nullptr;
+  std::thread([&] { made_by_next_thread = Prepare(operands); }).join();
+  ASSERT_NE(made_by_next_thread, nullptr);
+  EXPECT_EQ(made_by_next_thread, launched_by_exited_thread);
+  EXPECT_EQ(aclDestroyAclOpExecutor(made_by_next_thread), ACLNN_SUCCESS) << TakeRecentErrMsg();
 }
 
 // A pointer phase 1 never returned — host memory, an unmapped address — is
