@@ -14,11 +14,18 @@
 namespace aclcpu {
 namespace {
 
-const MetaServices& Meta() {
-  static const MetaServices* const services = aclcpuMetaServices(kMetaServicesAbi);
+const MetaServices* LoadMetaServices() {
+  const MetaServices* const services = aclcpuMetaServices(kMetaServicesAbi);
   if (services == nullptr) AbortOnAbiMismatch("libnnopbase.so", kMetaServicesAbi);
-  return *services;
+  return services;
 }
+
+// Looked up when the library is loaded (libnnopbase, a dependency, is loaded and
+// relocated by then, and aclcpuMetaServices returns a constant table), so that
+// the three uses in a call read a pointer instead of a guarded local static.
+const MetaServices* const g_meta_services = LoadMetaServices();
+
+const MetaServices& Meta() { return *g_meta_services; }
 
 }  // namespace
 }  // namespace aclcpu
