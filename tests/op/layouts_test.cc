@@ -287,6 +287,19 @@ TEST(Layouts, HugeContiguousFloatOutputTakesTheNonTemporalStorePath) {
                           Strided({count}, {1}, 3)));
 }
 
+// The same for [::2] float32 input views (de-interleaved in registers, out
+// stored non-temporally): 4.5M elements, 54 MiB of useful data over the three
+// tensors; out misaligned by its offset, so its aligning head runs too.
+TEST(Layouts, HugeStep2FloatViewsTakeTheNonTemporalStorePath) {
+  const GoldenFile golden = GoldenFile::Load("grad_f32_self_f32_out_f32");
+  const std::vector<size_t> all = golden.AllIndices();
+  std::vector<size_t> indices(4500001);
+  for (size_t i = 0; i < indices.size(); ++i) indices[i] = all[(i * 7919) % all.size()];
+  const int64_t count = static_cast<int64_t>(indices.size());
+  EXPECT_TRUE(RunOnGolden(golden, indices, Strided({count}, {2}, 1), Strided({count}, {2}, 0),
+                          Strided({count}, {1}, 3)));
+}
+
 // The same for f16 and bf16 outputs (computed in blocks, copied out with
 // non-temporal stores): 8.4M elements of each all-16-bit type, 48 MiB and more
 // over the three tensors; every golden element (all 65,536 bit patterns as self

@@ -282,8 +282,9 @@ TEST(SimdTileKernel, OutAliasingGradOutputMatchesOutOfPlace) {
 // reference: lengths around lane and block boundaries and every misalignment of
 // out relative to the vector size, so the aligning head, the body and the tail
 // run. Misalignments that are not a multiple of the element size cannot be
-// aligned at all and run without streaming.
-TEST(SimdStreamingKernel, MatchesScalarForEveryTargetInputPathLengthAndMisalignment) {
+// aligned at all and run without streaming. Inputs step by `input_stride`
+// elements (out is dense: the plan streams only dense outs).
+void ExpectStreamingKernelsMatchScalar(int64_t input_stride) {
   for (int64_t target : AvailableTargets()) {
     for (aclDataType out : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
       const size_t out_size = DtypeSize(out);
@@ -297,16 +298,19 @@ TEST(SimdStreamingKernel, MatchesScalarForEveryTargetInputPathLengthAndMisalignm
           for (int64_t misalign = 0; misalign < 17; ++misalign) {
             for (int64_t count : {int64_t{0}, int64_t{1}, int64_t{15}, int64_t{16}, int64_t{17}, int64_t{65},
                                   int64_t{1000}, block - 1, block + 40, 2 * block + 33}) {
-              const size_t extent = static_cast<size_t>(misalign + count);
+              const size_t extent = static_cast<size_t>(misalign + count * input_stride);
               const std::vector<uint8_t> g = TestValues(grad, extent, 11), s = TestValues(self, extent, 12);
-              std::vector<uint8_t> expected((extent + 1) * out_size, 0xA5), actual(expected);
+              const size_t out_extent = static_cast<size_t>(misalign + count);
+              std::vector<uint8_t> expected((out_extent + 1) * out_size, 0xA5), actual(expected);
               const size_t g_off = DtypeSize(grad) * misalign, s_off = DtypeSize(self) * misalign;
               const size_t o_off = out_size * misalign;
-              scalar(g.data() + g_off, 1, s.data() + s_off, 1, expected.data() + o_off, 1, count);
-              streaming(g.data() + g_off, 1, s.data() + s_off, 1, actual.data() + o_off, 1, count);
+              scalar(g.data() + g_off, input_stride, s.data() + s_off, input_stride, expected.data() + o_off, 1,
+                     count);
+              streaming(g.data() + g_off, input_stride, s.data() + s_off, input_stride, actual.data() + o_off, 1,
+                        count);
               ASSERT_EQ(actual, expected) << TargetName(target) << " " << DtypeName(grad) << " "
                                           << DtypeName(self) << " -> " << DtypeName(out) << " count " << count
-                                          << " misalign " << misalign;
+                                          << " misalign " << misalign << " input stride " << input_stride;
             }
           }
         }
@@ -314,6 +318,15 @@ TEST(SimdStreamingKernel, MatchesScalarForEveryTargetInputPathLengthAndMisalignm
     }
     EXPECT_EQ(SelectStreamingKernel(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_DOUBLE, target), nullptr);
   }
+}
+
+TEST(SimdStreamingKernel, MatchesScalarForEveryTargetInputPathLengthAndMisalignment) {
+  ExpectStreamingKernelsMatchScalar(1);
+}
+
+// [::2] input views (float32 ones have their own de-interleaving streaming path).
+TEST(SimdStreamingKernel, Step2InputsMatchScalarForEveryTargetInputPathLengthAndMisalignment) {
+  ExpectStreamingKernelsMatchScalar(2);
 }
 
 // Runs `select`'s kernel in place (out is gradOutput's own buffer, same dtype,

@@ -250,7 +250,10 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
     footprint = INT64_MAX;
   }
   plan->flat = plan->layout.IsFlatContiguous();
-  if (plan->flat && footprint >= kStreamingMinFootprintBytes) {
+  // Out written as one dense run (the inputs may step, as [::2] views do): the
+  // streaming kernels store it non-temporally where they can.
+  const bool out_is_one_dense_run = plan->layout.rank == 1 && plan->layout.strides[kOut][0] == 1;
+  if (out_is_one_dense_run && footprint >= kStreamingMinFootprintBytes) {
     const HardsigmoidBackwardRunFn streaming =
         SelectStreamingKernel(grad->dtype, self->dtype, promoted, out->dtype, plan->target);
     if (streaming != nullptr) {

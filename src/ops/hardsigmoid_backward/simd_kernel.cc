@@ -184,23 +184,44 @@ void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t
 // only: ConcatEven on the half-width float vectors a double out needs gave wrong
 // results on SVE (sve_256 under qemu, Highway 1.0.3), so a double
 // out takes StridedRun.
-template <class Promoted, class Out>
+// How many of `count` elements of `element_bytes` each at `out` come before the
+// first address aligned to `vector_bytes`, where non-temporal vector stores can
+// start; `count` (no streaming) if out cannot be aligned at all.
+inline int64_t ElementsBeforeAlignment(const void* out, int64_t element_bytes, int64_t vector_bytes, int64_t count) {
+  const int64_t misalignment = static_cast<int64_t>(reinterpret_cast<uintptr_t>(out) % vector_bytes);
+  const int64_t head = misalignment == 0 ? 0 : (vector_bytes - misalignment) / element_bytes;
+  return misalignment % element_bytes != 0 || head > count ? count : head;
+}
+
+// kNonTemporal: float32 out only, stored with non-temporal stores (see
+// StreamingRun) from its first vector-aligned element on.
+template <class Promoted, class Out, bool kNonTemporal = false>
 void Step2F32Run(const float* g, const float* s, typename Out::Storage* o, int64_t count) {
   static_assert(!std::is_same_v<Out, F64>, "full float vectors only");
+  static_assert(!kNonTemporal || std::is_same_v<Out, F32>, "non-temporal stores of float32 only");
   int64_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
   const hn::ScalableTag<float> df;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  if constexpr (kNonTemporal) {
+    i = ElementsBeforeAlignment(o, sizeof(float), lanes * static_cast<int64_t>(sizeof(float)), count);
+    ScalarRun<F32, F32, Promoted, Out>(g, 2, s, 2, o, 1, i);
+  }
   // The second loads read one element past the last one used: stop one vector
   // short of the end so they stay in the view.
   for (; i + lanes < count; i += lanes) {
     const auto grad_f32 = hn::ConcatEven(df, hn::LoadU(df, g + 2 * i + lanes), hn::LoadU(df, g + 2 * i));
     const auto self_f32 = hn::ConcatEven(df, hn::LoadU(df, s + 2 * i + lanes), hn::LoadU(df, s + 2 * i));
-    VectorIo<Out>::Store(df, RoundToPromoted<Promoted, Out>(df, HardsigmoidGradVector(df, grad_f32, self_f32)),
-                         o + i);
+    const auto result = RoundToPromoted<Promoted, Out>(df, HardsigmoidGradVector(df, grad_f32, self_f32));
+    if constexpr (kNonTemporal) {
+      hn::Stream(result, df, o + i);
+    } else {
+      VectorIo<Out>::Store(df, result, o + i);
+    }
   }
 #endif
   ScalarRun<F32, F32, Promoted, Out>(g + 2 * i, 2, s + 2 * i, 2, o + i, 1, count - i);
+  if constexpr (kNonTemporal) hwy::FlushStream();  // weakly ordered: visible before the launch completes
 }
 
 template <class Grad, class Self, class Promoted, class Out>
@@ -490,14 +511,23 @@ void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const
 
 // The same for float32 outputs far larger than the last-level cache, with
 // non-temporal stores: they skip reading each output line before overwriting it
-// (a third of the DRAM traffic) and keep the inputs' lines in cache. Stores need
-// vector-aligned addresses, so the first elements up to alignment go through the
-// scalar path.
+// (a third of the DRAM traffic of a contiguous launch, a sixth of a step-2 one)
+// and keep the inputs' lines in cache. Stores need vector-aligned addresses, so
+// the first elements up to alignment go through the scalar path. Runs of other
+// strides take the ordinary kernels.
 template <class Grad, class Self, class Promoted>
 void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
                   int64_t out_stride, int64_t count) {
+  if constexpr (std::is_same_v<Grad, F32> && std::is_same_v<Self, F32>) {
+    if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
+      Step2F32Run<Promoted, F32, /*kNonTemporal=*/true>(static_cast<const float*>(grad),
+                                                         static_cast<const float*>(self), static_cast<float*>(out),
+                                                         count);
+      return;
+    }
+  }
   if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
-    StridedRun<Grad, Self, Promoted, F32>(grad, grad_stride, self, self_stride, out, out_stride, count);
+    VectorRun<Grad, Self, Promoted, F32>(grad, grad_stride, self, self_stride, out, out_stride, count);
     return;
   }
   const hn::ScalableTag<float> df;
@@ -505,10 +535,7 @@ void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64
   const auto* g = static_cast<const typename Grad::Storage*>(grad);
   const auto* s = static_cast<const typename Self::Storage*>(self);
   auto* o = static_cast<float*>(out);
-  const uintptr_t vector_bytes = static_cast<uintptr_t>(lanes) * sizeof(float);
-  const uintptr_t misalignment = reinterpret_cast<uintptr_t>(o) % vector_bytes;
-  int64_t head = misalignment == 0 ? 0 : static_cast<int64_t>((vector_bytes - misalignment) / sizeof(float));
-  if (misalignment % sizeof(float) != 0 || head > count) head = count;  // cannot align: all scalar
+  const int64_t head = ElementsBeforeAlignment(o, sizeof(float), lanes * static_cast<int64_t>(sizeof(float)), count);
   ScalarRun<Grad, Self, Promoted, F32>(g, 1, s, 1, o, 1, head);
   int64_t i = head;
   for (; i + lanes <= count; i += lanes) {
@@ -543,9 +570,7 @@ void StreamingThroughBlockRun(const void* grad, int64_t grad_stride, const void*
   const auto* g = static_cast<const uint8_t*>(grad);
   const auto* s = static_cast<const uint8_t*>(self);
   auto* o = static_cast<uint8_t*>(out);
-  const int64_t misalignment = static_cast<int64_t>(reinterpret_cast<uintptr_t>(o) % vector_bytes);
-  int64_t head = misalignment == 0 ? 0 : (vector_bytes - misalignment) / kOutBytes;
-  if (misalignment % kOutBytes != 0 || head > count) head = count;  // cannot align: no streaming
+  const int64_t head = ElementsBeforeAlignment(o, kOutBytes, vector_bytes, count);
   kKernel(g, 1, s, 1, o, 1, head);
   int64_t i = head;
   for (; i + kBlock <= count; i += kBlock) {
