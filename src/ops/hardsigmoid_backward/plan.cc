@@ -42,7 +42,10 @@ constexpr int64_t kMaxInlineElements = 4096;
 // (measured here: +20-50% at 16M float32 elements, 2-3x slower while in cache;
 // all-bf16 through the full API, medians of 25 calls, two A/B rounds: 8.6M
 // elements 2 threads 29-35 -> 53-58 GB/s, 16M 1 thread 26-27 -> 28-31, 16M 2
-// threads 37-39 -> 40-56; all-f16 16M 2 threads 28 -> 41).
+// threads 37-39 -> 40-56; all-f16 16M 2 threads 28 -> 41; float32 [::2]
+// inputs, 16M elements, bench medians: 1 thread 15.8 -> 13.8 ms, 2 threads
+// 10.0-10.2 -> 6.2-8.8 ms. Step-2 views of 16-bit types computed in blocks and
+// copied out gained nothing there, so they keep ordinary stores.)
 // The bar is the three views together at 48 MiB, 1.5x a 32 MiB L3 (this
 // machine's; a server part's per-die L3 is of that order). Not derived from
 // sysconf: inside VMs it reports the host's whole L3 (320 MiB here).
