@@ -61,8 +61,14 @@ struct ThreadStreamState {
 };
 thread_local ThreadStreamState this_thread_streams __attribute__((tls_model("initial-exec")));
 // Owns the stream this_thread_streams.last_resolved points to, until the entry
-// is replaced or the thread exits. Touched only when a resolution misses.
-thread_local std::shared_ptr<Stream> this_thread_resolved_stream_owner;
+// is replaced or the thread exits (which empties the entry first, so a call
+// later in the thread's exit cannot use an unowned stream). Touched only when a
+// resolution misses.
+struct ResolvedStreamOwner {
+  std::shared_ptr<Stream> stream;
+  ~ResolvedStreamOwner() { this_thread_streams.last_resolved = ResolvedStream{}; }
+};
+thread_local ResolvedStreamOwner this_thread_resolved_stream_owner;
 
 }  // namespace
 
@@ -213,9 +219,10 @@ __attribute__((noinline)) aclError ResolveAndCacheStream(const char* call, const
   std::shared_ptr<Stream> found;
   const aclError status = ResolveStream(call, handle, &found);
   cached = ResolvedStream{};
-  this_thread_resolved_stream_owner = std::move(found);  // releases the previous stream
+  this_thread_resolved_stream_owner.stream = std::move(found);  // releases the previous stream
   if (status != ACL_SUCCESS) return status;
-  cached = ResolvedStream{handle, epoch, state.current_context_changes, this_thread_resolved_stream_owner.get()};
+  Stream* const resolved = this_thread_resolved_stream_owner.stream.get();
+  cached = ResolvedStream{handle, epoch, state.current_context_changes, resolved};
   *stream = cached.stream;
   return ACL_SUCCESS;
 }

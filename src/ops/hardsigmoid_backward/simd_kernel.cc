@@ -178,12 +178,6 @@ void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t
   }
 }
 
-// float32 inputs both viewed with step 2 ([::2]) and a dense out: de-interleave
-// in registers and compute straight away, without StridedRun's scratch round
-// trip (f32/step2/64K kernel alone, one core: 41 -> 54-56 GB/s). Full vectors
-// only: ConcatEven on the half-width float vectors a double out needs gave wrong
-// results on SVE (sve_256 under qemu, Highway 1.0.3), so a double
-// out takes StridedRun.
 // How many of `count` elements of `element_bytes` each at `out` come before the
 // first address aligned to `vector_bytes`, where non-temporal vector stores can
 // start; `count` (no streaming) if out cannot be aligned at all.
@@ -193,8 +187,13 @@ inline int64_t ElementsBeforeAlignment(const void* out, int64_t element_bytes, i
   return misalignment % element_bytes != 0 || head > count ? count : head;
 }
 
-// kNonTemporal: float32 out only, stored with non-temporal stores (see
-// StreamingRun) from its first vector-aligned element on.
+// float32 inputs both viewed with step 2 ([::2]) and a dense out: de-interleave
+// in registers and compute straight away, without StridedRun's scratch round
+// trip (f32/step2/64K kernel alone, one core: 41 -> 54-56 GB/s). Full vectors
+// only: ConcatEven on the half-width float vectors a double out needs gave wrong
+// results on SVE (sve_256 under qemu, Highway 1.0.3), so a double
+// out takes StridedRun. kNonTemporal: float32 out only, stored with
+// non-temporal stores (see StreamingRun) from its first vector-aligned element on.
 template <class Promoted, class Out, bool kNonTemporal = false>
 void Step2F32Run(const float* g, const float* s, typename Out::Storage* o, int64_t count) {
   static_assert(!std::is_same_v<Out, F64>, "full float vectors only");
