@@ -274,13 +274,20 @@ TEST(Layouts, ContiguousCountsAroundThreadSplitBoundaries) {
   }
 }
 
+// `count` golden elements for the huge launches below: every one of the file's
+// elements in turn, scattered by a prime step, repeated to fill `count`.
+std::vector<size_t> ScatteredRepeats(const GoldenFile& golden, size_t count) {
+  const std::vector<size_t> all = golden.AllIndices();
+  std::vector<size_t> indices(count);
+  for (size_t i = 0; i < count; ++i) indices[i] = all[(i * 7919) % all.size()];
+  return indices;
+}
+
 TEST(Layouts, HugeContiguousFloatOutputTakesTheNonTemporalStorePath) {
   // 4.5M float32 elements (54 MiB over the three tensors) is past the size at
   // which launches switch to non-temporal stores; golden elements repeat to fill it.
   const GoldenFile golden = GoldenFile::Load("grad_f32_self_f32_out_f32");
-  const std::vector<size_t> all = golden.AllIndices();
-  std::vector<size_t> indices(4500001);
-  for (size_t i = 0; i < indices.size(); ++i) indices[i] = all[(i * 7919) % all.size()];
+  const std::vector<size_t> indices = ScatteredRepeats(golden, 4500001);
   const int64_t count = static_cast<int64_t>(indices.size());
   EXPECT_TRUE(RunOnGoldenContiguous(golden, indices, {count}));
   EXPECT_TRUE(RunOnGolden(golden, indices, Strided({count}, {1}, 1), Strided({count}, {1}, 2),
@@ -292,9 +299,7 @@ TEST(Layouts, HugeContiguousFloatOutputTakesTheNonTemporalStorePath) {
 // tensors; out misaligned by its offset, so its aligning head runs too.
 TEST(Layouts, HugeStep2FloatViewsTakeTheNonTemporalStorePath) {
   const GoldenFile golden = GoldenFile::Load("grad_f32_self_f32_out_f32");
-  const std::vector<size_t> all = golden.AllIndices();
-  std::vector<size_t> indices(4500001);
-  for (size_t i = 0; i < indices.size(); ++i) indices[i] = all[(i * 7919) % all.size()];
+  const std::vector<size_t> indices = ScatteredRepeats(golden, 4500001);
   const int64_t count = static_cast<int64_t>(indices.size());
   EXPECT_TRUE(RunOnGolden(golden, indices, Strided({count}, {2}, 1), Strided({count}, {2}, 0),
                           Strided({count}, {1}, 3)));
@@ -308,9 +313,7 @@ TEST(Layouts, HugeContiguousHalfOutputsTakeTheNonTemporalStorePath) {
   for (const char* name : {"exhaustive_f16", "exhaustive_bf16"}) {
     SCOPED_TRACE(name);
     const GoldenFile golden = GoldenFile::Load(name);
-    const std::vector<size_t> all = golden.AllIndices();
-    std::vector<size_t> indices(8400001);
-    for (size_t i = 0; i < indices.size(); ++i) indices[i] = all[(i * 7919) % all.size()];
+    const std::vector<size_t> indices = ScatteredRepeats(golden, 8400001);
     const int64_t count = static_cast<int64_t>(indices.size());
     // Offsets misalign every operand, so out's aligning head runs too.
     EXPECT_TRUE(RunOnGolden(golden, indices, Strided({count}, {1}, 1), Strided({count}, {1}, 2),
