@@ -28,10 +28,10 @@ void AbortOnAbiMismatch(const char* library, unsigned abi_version) {
   std::abort();
 }
 
-const RuntimeServices& Runtime() {
-  static const RuntimeServices* const services = aclcpuRuntimeServices(kRuntimeServicesAbi);
+const RuntimeServices* LoadRuntimeServices() {
+  const RuntimeServices* const services = aclcpuRuntimeServices(kRuntimeServicesAbi);
   if (services == nullptr) AbortOnAbiMismatch("libascendcl.so", kRuntimeServicesAbi);
-  return *services;
+  return services;
 }
 
 int ReportError(int code, const char* format, ...) {

@@ -6,9 +6,16 @@
 
 namespace aclcpu {
 
-// The runtime's service table (see runtime/services.h). Aborts with a clear
-// message if libascendcl.so comes from a different aclcpu build.
-const RuntimeServices& Runtime();
+// Looks up the runtime's service table (see runtime/services.h). Aborts with a
+// clear message if libascendcl.so comes from a different aclcpu build.
+const RuntimeServices* LoadRuntimeServices();
+
+// The runtime's service table, looked up once. Inline: a tiny call asks for it
+// several times, and a guard check is cheaper than a call.
+inline const RuntimeServices& Runtime() {
+  static const RuntimeServices* const services = LoadRuntimeServices();
+  return *services;
+}
 
 // Prints why one of our libraries cannot use another (they come from different
 // aclcpu builds) and aborts: continuing would misread shared objects.

@@ -84,11 +84,6 @@ struct ExecutorSlots::Slot {
   std::atomic<const char*> retired_reason;     // why the last executor here ended, kept until reuse
   alignas(kSlotHeaderBytes) unsigned char object[kMaxExecutorBytes];
 };
-ExecutorSlots& ExecutorSlots::Get() {
-  static ExecutorSlots* const slots = new ExecutorSlots;  // never destroyed: handles may be used at exit
-  return *slots;
-}
-
 ExecutorSlots::ExecutorSlots() {
   static_assert(sizeof(Slot) == kSlotBytes && offsetof(Slot, object) == kSlotHeaderBytes, "slot layout");
   void* reserved = mmap(nullptr, kReservedBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

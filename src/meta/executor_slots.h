@@ -25,7 +25,11 @@ enum class SlotState : uint32_t { kFree, kConstructing, kLive, kBusy, kRetired }
 
 class ExecutorSlots {
  public:
-  static ExecutorSlots& Get();
+  // Inline (every executor call asks): a guard check instead of a call.
+  static ExecutorSlots& Get() {
+    static ExecutorSlots* const slots = new ExecutorSlots;  // never destroyed: handles may be used at exit
+    return *slots;
+  }
 
   // Memory for an executor object of `bytes` (at most kMaxExecutorBytes), or
   // nullptr if the reserved range is exhausted or cannot be committed.
