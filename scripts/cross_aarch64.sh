@@ -23,8 +23,9 @@
 # API runs (api_soc_test: no architecture-dependent code), the example
 # build (it compiles with the host's g++), the 8.4M-element f16/bf16 layout
 # test (two minutes of emulation) and the 4.5M-element step-2 float32 one (the
-# streaming kernels both reach run in the unit tests on every Arm target). The binaries are run whole rather
-# than through CTest, which would start qemu once per test case.
+# streaming kernels both reach run in the unit tests on every Arm target). The
+# binaries are run whole rather than through CTest, which would start qemu once
+# per test case.
 #
 # Usage: scripts/cross_aarch64.sh          (build directory: build-arm64/)
 #        ACLCPU_ARM64_BUILD_DIR=dir scripts/cross_aarch64.sh
