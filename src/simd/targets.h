@@ -26,8 +26,9 @@ namespace aclcpu {
 // Our one target that is not Highway's (1.0.3 has none for it): AVX-512 plus the
 // AVX512_BF16 conversion instructions (Zen 4, Cooper Lake, Sapphire Rapids).
 // Everything runs Highway's AVX-512 code there except the all-bf16 kernel,
-// whose float32 -> bf16 narrowing uses VCVTNE2PS2BF16 (simd_kernel.cc). A bit
-// Highway 1.0.3 leaves unused on x86, just above (better than) AVX3_DL.
+// whose float32 -> bf16 narrowing uses VCVTNE2PS2BF16
+// (ops/hardsigmoid_backward/simd/grad_bf16.cc). A bit Highway 1.0.3 leaves
+// unused on x86, just above (better than) AVX3_DL.
 constexpr int64_t kAvx512Bf16Target = int64_t{1} << 6;
 
 // One compiled target's implementation of a function.

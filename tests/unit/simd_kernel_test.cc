@@ -180,7 +180,7 @@ TEST_P(SimdKernel, TileBlocksMatchScalar) {
 INSTANTIATE_TEST_SUITE_P(EveryTargetAndDtypePath, SimdKernel, ::testing::ValuesIn(AllPaths()), CaseName);
 
 // All-f16 and all-bf16 runs test the window on self's bits and convert only
-// grad (simd_kernel.cc): every 16-bit pattern as self, then as grad, against
+// grad (simd/kernels-inl.h): every 16-bit pattern as self, then as grad, against
 // the scalar reference, on every target.
 TEST(SimdKernelSameHalfType, EverySelfAndGradBitPatternMatchesScalar) {
   const size_t count = size_t{1} << 16;
@@ -207,8 +207,8 @@ TEST(SimdKernelSameHalfType, EverySelfAndGradBitPatternMatchesScalar) {
 }
 
 // The window is tested on float32 self's bits (|self| < 3 as an integer
-// compare, simd_kernel.cc): self takes every upper half (sign, exponent, top of
-// the mantissa: every class, every NaN kind, both sides of +-3) with lower
+// compare, simd/kernels-inl.h): self takes every upper half (sign, exponent,
+// top of the mantissa: every class, every NaN kind, both sides of +-3) with lower
 // halves 0, 1, 0x7FFF, 0x8000 and 0xFFFF, on every target, against the scalar
 // reference.
 TEST(SimdKernelFloatWindow, EveryFloat32SelfUpperHalfMatchesScalar) {

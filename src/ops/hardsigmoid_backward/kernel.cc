@@ -1,5 +1,6 @@
 // aclcpu: choosing the kernel for a dtype path and SIMD target (vector kernels
-// in simd_kernel.cc, the scalar definition in scalar_kernel.h).
+// in simd/, their tables in simd_kernel.cc, the scalar definition in
+// scalar_kernel.h).
 #include "ops/hardsigmoid_backward/kernel.h"
 
 #include "ops/hardsigmoid_backward/scalar_kernel.h"

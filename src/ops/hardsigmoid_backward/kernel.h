@@ -19,7 +19,7 @@ using HardsigmoidBackwardRunFn = void (*)(const void* grad, int64_t grad_stride,
 // X is at X + i*X_stride0 + j*X_stride1 (strides in elements, any value, inputs
 // may be zero). For transposed views: it reads the inputs along dim 1 (their
 // contiguous dim) and writes out along dim 0, so neither side walks across
-// cache lines element by element (see TileRun in simd_kernel.cc).
+// cache lines element by element (see TileRun in simd/kernels-inl.h).
 using HardsigmoidBackwardTileFn = void (*)(const void* grad, int64_t grad_stride0, int64_t grad_stride1,
                                            const void* self, int64_t self_stride0, int64_t self_stride1, void* out,
                                            int64_t out_stride0, int64_t out_stride1, int64_t size0, int64_t size1);

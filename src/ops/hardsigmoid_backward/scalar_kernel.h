@@ -34,7 +34,7 @@ struct F32 {
 };
 struct F16 {
   using Storage = uint16_t;
-  static constexpr uint16_t kWindowBits = 0x4200;  // 3.0: |self| < 3 on the bits (simd_kernel.cc)
+  static constexpr uint16_t kWindowBits = 0x4200;  // 3.0: |self| < 3 on the bits (simd/kernels-inl.h)
   static float Load(Storage v) { return HalfToFloat(v); }
   static Storage Store(float v) { return FloatToHalf(v); }
 };

@@ -1,0 +1,590 @@
+// aclcpu: the vector hardsigmoid-backward kernels, templates compiled by
+// Highway for every SIMD target (x86 SSSE3/SSE4/AVX2/AVX-512, Arm NEON/SVE, and
+// the portable EMU128/SCALAR) and selected at run time (see simd/targets.h).
+// Instantiated for one grad dtype in each of grad_f32.cc, grad_f16.cc and
+// grad_bf16.cc (so that the three compile in parallel; the kernels of one
+// translation unit took 2-5 minutes to compile under the sanitizers).
+//
+// Each kernel handles a contiguous run with full vectors and hands the tail
+// (fewer than one vector of elements) to the scalar definition in
+// scalar_kernel.h, which is also the reference these kernels are tested against.
+//
+// Per-target include guard (Highway's convention for -inl.h files): this header
+// is re-included once per target by foreach_target.h.
+#if defined(ACLCPU_OPS_HARDSIGMOID_BACKWARD_SIMD_KERNELS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ACLCPU_OPS_HARDSIGMOID_BACKWARD_SIMD_KERNELS_INL_H_
+#undef ACLCPU_OPS_HARDSIGMOID_BACKWARD_SIMD_KERNELS_INL_H_
+#else
+#define ACLCPU_OPS_HARDSIGMOID_BACKWARD_SIMD_KERNELS_INL_H_
+#endif
+
+#include <cstdint>
+#include <type_traits>
+
+#include "hwy/cache_control.h"
+#include "hwy/highway.h"
+#include "ops/hardsigmoid_backward/kernel.h"
+#include "ops/hardsigmoid_backward/scalar_kernel.h"
+#include "ops/hardsigmoid_backward/simd/select_by_grad-inl.h"
+#include "simd/convert-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclcpu {
+namespace hardsigmoid_backward {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+using aclcpu::HWY_NAMESPACE::LoadBf16AsF32;
+#if ACLCPU_SIMD_HAS_BF16_PAIRS
+using aclcpu::HWY_NAMESPACE::LoadBf16PairAsF32;
+using aclcpu::HWY_NAMESPACE::NarrowF32PairToBf16Bits;
+#endif
+using aclcpu::HWY_NAMESPACE::F32ToBf16Bits;
+using aclcpu::HWY_NAMESPACE::F32ToF16Bits;
+using aclcpu::HWY_NAMESPACE::LoadF16AsF32;
+using aclcpu::HWY_NAMESPACE::StoreF32AsBf16;
+using aclcpu::HWY_NAMESPACE::StoreF32AsF16;
+
+// Vector loads and stores of each element type, as float32 lanes.
+template <class Type>
+struct VectorIo;
+
+template <>
+struct VectorIo<F32> {
+  template <class DF>
+  static hn::Vec<DF> Load(DF df, const float* p) { return hn::LoadU(df, p); }
+  template <class DF>
+  static void Store(DF df, hn::Vec<DF> v, float* p) { hn::StoreU(v, df, p); }
+};
+
+template <>
+struct VectorIo<F16> {
+  template <class DF>
+  static hn::Vec<DF> Load(DF df, const uint16_t* p) { return LoadF16AsF32(df, p); }
+  template <class DF>
+  static void Store(DF df, hn::Vec<DF> v, uint16_t* p) { StoreF32AsF16(df, v, p); }
+};
+
+template <>
+struct VectorIo<Bf16> {
+  template <class DF>
+  static hn::Vec<DF> Load(DF df, const uint16_t* p) { return LoadBf16AsF32(df, p); }
+  template <class DF>
+  static void Store(DF df, hn::Vec<DF> v, uint16_t* p) { StoreF32AsBf16(df, v, p); }
+};
+
+template <>
+struct VectorIo<F64> {
+  template <class DF>
+  static void Store(DF /*df*/, hn::Vec<DF> v, double* p) {
+    const hn::Rebind<double, DF> dd;
+    hn::StoreU(hn::PromoteTo(dd, v), dd, p);
+  }
+};
+
+// Step 3 of the numerics: round to the promoted type. The identity for float32,
+// and skipped when out has the promoted type (rounding twice to the same format
+// changes nothing).
+template <class Promoted, class Out, class DF>
+HWY_INLINE hn::Vec<DF> RoundToPromoted(DF df, hn::Vec<DF> v) {
+  if constexpr (std::is_same_v<Promoted, F32> || std::is_same_v<Promoted, Out>) {
+    return v;
+  } else {
+    HWY_ALIGN uint16_t narrow[hn::MaxLanes(df)];
+    VectorIo<Promoted>::Store(df, v, narrow);
+    return VectorIo<Promoted>::Load(df, narrow);
+  }
+}
+
+// The definition on float32 lanes (before any rounding). -3 < self < 3 is
+// tested as |self| < 3 on the bits: the magnitude bits (sign cleared) compared
+// as integers with those of 3.0, one AND and one compare instead of two float
+// compares and a mask AND. NaN magnitudes are above infinity's and fail it, as
+// they fail the ordered float compares; -0 and subnormals pass.
+template <class DF>
+HWY_INLINE hn::Vec<DF> HardsigmoidGradVector(DF df, hn::Vec<DF> grad_f32, hn::Vec<DF> self_f32) {
+  const hn::RebindToSigned<DF> di32;
+  const auto magnitude = hn::And(hn::BitCast(di32, self_f32), hn::Set(di32, 0x7FFFFFFF));
+  const auto inside = hn::RebindMask(df, hn::Lt(magnitude, hn::Set(di32, 0x40400000)));  // 3.0f
+  return hn::IfThenElseZero(inside, hn::Mul(grad_f32, hn::Set(df, kOneSixth)));
+}
+
+// One vector of results, in float32 lanes, already rounded to the promoted type.
+template <class Grad, class Self, class Promoted, class Out, class DF>
+HWY_INLINE hn::Vec<DF> ComputeVector(DF df, const typename Grad::Storage* g, const typename Self::Storage* s) {
+  const auto result = HardsigmoidGradVector(df, VectorIo<Grad>::Load(df, g), VectorIo<Self>::Load(df, s));
+  return RoundToPromoted<Promoted, Out>(df, result);
+}
+
+template <class Grad, class Self, class Promoted, class Out>
+void ContiguousRun(const void* grad, const void* self, void* out, int64_t count);
+
+// Copies `length` elements p[0], p[stride], ... to dst (a gather into scratch).
+// Step-2 views ([::2], the common strided case) are de-interleaved with two
+// vector loads and ConcatEven instead of element by element; a stride of 0
+// (broadcast) is a fill. `more_follow`: the view has elements after these, so
+// reading up to p[length * stride - 1] stays inside it.
+template <class T>
+HWY_INLINE void GatherToBlock(const T* HWY_RESTRICT p, int64_t stride, int64_t length, bool more_follow,
+                              T* HWY_RESTRICT dst) {
+  int64_t i = 0;
+  if (stride == 0) {
+    for (; i < length; ++i) dst[i] = p[0];
+    return;
+  }
+#if HWY_TARGET == HWY_SCALAR
+  (void)more_follow;  // only the vector de-interleave below reads ahead
+#else
+  if (stride == 2) {
+    const hn::ScalableTag<T> d;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+    // The second load reads up to p[2 * (i + lanes) - 1], one element past the
+    // last one used: at the end of the view, stop one vector short so it stays
+    // inside (elsewhere a block's last vector went element by element, an
+    // eighth of each 256-element block; step-2 64K, kernel alone, one core:
+    // f16 32 -> 52 GB/s, bf16 30 -> 47).
+    const int64_t vector_end = more_follow ? length : length - 1;
+    for (; i + lanes <= vector_end; i += lanes) {
+      const auto lo = hn::LoadU(d, p + 2 * i);
+      const auto hi = hn::LoadU(d, p + 2 * i + lanes);
+      hn::StoreU(hn::ConcatEven(d, hi, lo), d, dst + i);
+    }
+  }
+#endif
+  for (; i < length; ++i) dst[i] = p[i * stride];
+}
+
+// Strided runs (slices, transposed views walked in tiles, broadcast inputs):
+// gather a block of each strided operand into contiguous scratch, run the
+// contiguous vector kernel on it, and scatter the results. Operands with stride
+// 1 are used in place. The copies are branch-free, unlike a scalar select on
+// random data, and the arithmetic stays vectorised.
+template <class Grad, class Self, class Promoted, class Out>
+void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
+                int64_t out_stride, int64_t count) {
+  constexpr int64_t kBlock = 256;
+  HWY_ALIGN typename Grad::Storage grad_block[kBlock];
+  HWY_ALIGN typename Self::Storage self_block[kBlock];
+  HWY_ALIGN typename Out::Storage out_block[kBlock];
+  const auto* g = static_cast<const typename Grad::Storage*>(grad);
+  const auto* s = static_cast<const typename Self::Storage*>(self);
+  auto* o = static_cast<typename Out::Storage*>(out);
+  for (int64_t start = 0; start < count; start += kBlock) {
+    const int64_t length = count - start < kBlock ? count - start : kBlock;
+    const typename Grad::Storage* g_run = g + start;
+    const typename Self::Storage* s_run = s + start;
+    const bool more_follow = start + length < count;
+    if (grad_stride != 1) {
+      GatherToBlock(g + start * grad_stride, grad_stride, length, more_follow, grad_block);
+      g_run = grad_block;
+    }
+    if (self_stride != 1) {
+      GatherToBlock(s + start * self_stride, self_stride, length, more_follow, self_block);
+      s_run = self_block;
+    }
+    if (out_stride == 1) {
+      ContiguousRun<Grad, Self, Promoted, Out>(g_run, s_run, o + start, length);
+    } else {
+      ContiguousRun<Grad, Self, Promoted, Out>(g_run, s_run, out_block, length);
+      for (int64_t i = 0; i < length; ++i) o[(start + i) * out_stride] = out_block[i];
+    }
+  }
+}
+
+// How many of `count` elements of `element_bytes` each at `out` come before the
+// first address aligned to `vector_bytes`, where non-temporal vector stores can
+// start; `count` (no streaming) if out cannot be aligned at all.
+inline int64_t ElementsBeforeAlignment(const void* out, int64_t element_bytes, int64_t vector_bytes, int64_t count) {
+  const int64_t misalignment = static_cast<int64_t>(reinterpret_cast<uintptr_t>(out) % vector_bytes);
+  const int64_t head = misalignment == 0 ? 0 : (vector_bytes - misalignment) / element_bytes;
+  return misalignment % element_bytes != 0 || head > count ? count : head;
+}
+
+// float32 inputs both viewed with step 2 ([::2]) and a dense out: de-interleave
+// in registers and compute straight away, without StridedRun's scratch round
+// trip (f32/step2/64K kernel alone, one core: 41 -> 54-56 GB/s). Full vectors
+// only: ConcatEven on the half-width float vectors a double out needs gave wrong
+// results on SVE (sve_256 under qemu, Highway 1.0.3), so a double
+// out takes StridedRun. kNonTemporal: float32 out only, stored with
+// non-temporal stores (see StreamingRun) from its first vector-aligned element on.
+template <class Promoted, class Out, bool kNonTemporal = false>
+void Step2F32Run(const float* g, const float* s, typename Out::Storage* o, int64_t count) {
+  static_assert(!std::is_same_v<Out, F64>, "full float vectors only");
+  static_assert(!kNonTemporal || std::is_same_v<Out, F32>, "non-temporal stores of float32 only");
+  int64_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::ScalableTag<float> df;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  if constexpr (kNonTemporal) {
+    i = ElementsBeforeAlignment(o, sizeof(float), lanes * static_cast<int64_t>(sizeof(float)), count);
+    ScalarRun<F32, F32, Promoted, Out>(g, 2, s, 2, o, 1, i);
+  }
+  // The second loads read one element past the last one used: stop one vector
+  // short of the end so they stay in the view.
+  for (; i + lanes < count; i += lanes) {
+    const auto grad_f32 = hn::ConcatEven(df, hn::LoadU(df, g + 2 * i + lanes), hn::LoadU(df, g + 2 * i));
+    const auto self_f32 = hn::ConcatEven(df, hn::LoadU(df, s + 2 * i + lanes), hn::LoadU(df, s + 2 * i));
+    const auto result = RoundToPromoted<Promoted, Out>(df, HardsigmoidGradVector(df, grad_f32, self_f32));
+    if constexpr (kNonTemporal) {
+      hn::Stream(result, df, o + i);
+    } else {
+      VectorIo<Out>::Store(df, result, o + i);
+    }
+  }
+#endif
+  ScalarRun<F32, F32, Promoted, Out>(g + 2 * i, 2, s + 2 * i, 2, o + i, 1, count - i);
+  if constexpr (kNonTemporal) hwy::FlushStream();  // weakly ordered: visible before the launch completes
+}
+
+template <class Grad, class Self, class Promoted, class Out>
+void VectorRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
+               int64_t out_stride, int64_t count) {
+  if constexpr (std::is_same_v<Grad, F32> && std::is_same_v<Self, F32> && !std::is_same_v<Out, F64>) {
+    if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
+      Step2F32Run<Promoted, Out>(static_cast<const float*>(grad), static_cast<const float*>(self),
+                                 static_cast<typename Out::Storage*>(out), count);
+      return;
+    }
+  }
+  if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
+    StridedRun<Grad, Self, Promoted, Out>(grad, grad_stride, self, self_stride, out, out_stride, count);
+    return;
+  }
+  ContiguousRun<Grad, Self, Promoted, Out>(grad, self, out, count);
+}
+
+// Every operand of one 16-bit float type (all f16 or all bf16), the usual case
+// for those dtypes. -3 < self < 3 is |self| < 3, and on a 16-bit float's bits
+// that is an integer compare of the magnitude bits with those of 3.0: NaNs have
+// larger magnitude bits than infinity and fail it, as they fail the ordered
+// float compares; -0 and subnormals pass. So self is never widened: a full
+// vector of it is tested as int16 lanes; grad is widened to two float32
+// vectors, scaled, and narrowed back (both exact conversions, convert-inl.h);
+// the mask then zeroes the 16-bit results (+0.0 is all zero bits). Returns how
+// many elements it did (whole vectors of 16-bit lanes). Kernel alone, one core,
+// 64K-1M elements: f16 55 -> 75-78 GB/s, bf16 40-45 -> 56 GB/s.
+template <class Half>
+int64_t SameHalfTypeRun(const uint16_t* g, const uint16_t* s, uint16_t* o, int64_t count) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)g, (void)s, (void)o, (void)count;
+  return 0;
+#else
+  const hn::ScalableTag<int16_t> di16;
+  const hn::RebindToUnsigned<decltype(di16)> du16;
+  const hn::Repartition<float, decltype(du16)> df;  // half as many lanes
+  const int64_t lanes16 = static_cast<int64_t>(hn::Lanes(du16));
+  const auto one_sixth = hn::Set(df, kOneSixth);
+  int64_t i = 0;
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  if constexpr (std::is_same_v<Half, F16>) {
+    // AVX-512, f16: one float32 vector of elements a step. The window test on
+    // half a vector of self's bits yields the 16-lane mask the float32 multiply
+    // takes as it is, so no mask splitting, combine or 16-bit select follows
+    // (kernel alone, one core, 64K-1M: 75-78 GB/s with the full-vector loop
+    // below, 85-89 with the 32-lane mask split in halves, 87-97 this way).
+    const hn::Rebind<int16_t, decltype(df)> di16_half;
+    const hn::Rebind<uint16_t, decltype(df)> du16_half;
+    const auto half_magnitude_bits = hn::Set(di16_half, 0x7FFF);
+    const auto half_window_bits = hn::Set(di16_half, static_cast<int16_t>(Half::kWindowBits));
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    for (; i + lanes <= count; i += lanes) {
+      const auto self_bits = hn::BitCast(di16_half, hn::LoadU(du16_half, s + i));
+      const hn::Mask512<float> inside{hn::Lt(hn::And(self_bits, half_magnitude_bits), half_window_bits).raw};
+      const auto scaled = hn::IfThenElseZero(inside, hn::Mul(LoadF16AsF32(df, g + i), one_sixth));
+      hn::StoreU(F32ToF16Bits(df, scaled), du16_half, o + i);
+    }
+    return i;
+  }
+#endif
+  const auto magnitude_bits = hn::Set(di16, 0x7FFF);
+  const auto window_bits = hn::Set(di16, static_cast<int16_t>(Half::kWindowBits));
+  for (; i + lanes16 <= count; i += lanes16) {
+    const auto self_bits = hn::BitCast(di16, hn::LoadU(du16, s + i));
+    const auto inside = hn::RebindMask(du16, hn::Lt(hn::And(self_bits, magnitude_bits), window_bits));
+    hn::Vec<decltype(du16)> scaled;
+    if constexpr (std::is_same_v<Half, Bf16>) {
+#if ACLCPU_SIMD_HAS_BF16_PAIRS
+      // Widened by zero interleaving, narrowed by the matching pack: no lane
+      // crossing (convert-inl.h).
+      hn::Vec<decltype(df)> lo, hi;
+      LoadBf16PairAsF32(du16, g + i, lo, hi);
+      scaled = NarrowF32PairToBf16Bits(du16, hn::Mul(lo, one_sixth), hn::Mul(hi, one_sixth));
+#else
+      const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+      scaled = hn::Combine(du16, F32ToBf16Bits(df, hn::Mul(LoadBf16AsF32(df, g + i + lanes), one_sixth)),
+                           F32ToBf16Bits(df, hn::Mul(LoadBf16AsF32(df, g + i), one_sixth)));
+#endif
+    } else {
+      const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+      scaled = hn::Combine(du16, F32ToF16Bits(df, hn::Mul(LoadF16AsF32(df, g + i + lanes), one_sixth)),
+                           F32ToF16Bits(df, hn::Mul(LoadF16AsF32(df, g + i), one_sixth)));
+    }
+    hn::StoreU(hn::IfThenElseZero(inside, scaled), du16, o + i);
+  }
+  return i;
+#endif
+}
+
+template <class Grad, class Self, class Promoted, class Out>
+void ContiguousRun(const void* grad, const void* self, void* out, int64_t count) {
+  // A double output needs as many double lanes as float lanes: use half-width
+  // float vectors then.
+  using DF = std::conditional_t<std::is_same_v<Out, F64>, hn::Rebind<float, hn::ScalableTag<double>>,
+                                hn::ScalableTag<float>>;
+  const DF df;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  const auto* g = static_cast<const typename Grad::Storage*>(grad);
+  const auto* s = static_cast<const typename Self::Storage*>(self);
+  auto* o = static_cast<typename Out::Storage*>(out);
+  int64_t i = 0;
+  if constexpr ((std::is_same_v<Out, F16> || std::is_same_v<Out, Bf16>)&&std::is_same_v<Grad, Out> &&
+                std::is_same_v<Self, Out> && std::is_same_v<Promoted, Out>) {
+    i = SameHalfTypeRun<Out>(g, s, o, count);
+  }
+  for (; i + lanes <= count; i += lanes) {
+    VectorIo<Out>::Store(df, ComputeVector<Grad, Self, Promoted, Out>(df, g + i, s + i), o + i);
+  }
+  ScalarRun<Grad, Self, Promoted, Out>(g + i, 1, s + i, 1, o + i, 1, count - i);
+}
+
+// Two-dimensional blocks, for transposed views (inputs contiguous along dim 1,
+// out along dim 0), called once per plane by the executor. Walking either dim
+// straight makes one side step 16 KiB per element on a 4096-wide matrix, and
+// with a power-of-two row pitch all those lines fall in the same few cache sets,
+// so the former 32 x 32 tiles of strided runs (scalar gathers) thrashed: 0.12
+// Gelem/s on the f32 4096 x 4096 bench, one core. Here each block row is
+// computed along dim 1 (the inputs' contiguous dim) into scratch, then the block
+// is copied out transposed, writing each out line in one go.
+//
+// Measured on that bench, one core, API ms per call (f32 / f16 / bf16 / mixed
+// f16-f32): former tiles 160-250 / 120-200 / 125-235 / 145-230; scalar
+// transpose 41-50 / 47-84 / 48-184 / 49-71; + vector column gathers and
+// non-temporal f32 stores 31-37 / 44-59 / 42-47 / 31-33; + prefetch 28-30 / 31-33
+// / 36-38 / 24 (a noisy, loaded machine); block shape on a quieter machine,
+// 64 x 64: 23 / 24 / 24-25 / 16-19, 16 x 256: 28-30 / 20-21 / 20-22 / 22-27,
+// 32 x 128 (kept): 21-22.5 / 18-19 / 19-21 / 19-23.
+constexpr int64_t kTileRows = 32;   // dim 0 (out's contiguous dim)
+constexpr int64_t kTileCols = 128;  // dim 1 (the inputs' contiguous dim)
+
+// The vector form of a block, when the inputs are contiguous along dim 1 and
+// out along dim 0: block rows are computed with full vectors into float32
+// scratch (rounded to the promoted type unless out is the promoted type, whose
+// store rounds), then each out row is gathered from a scratch column (an L1
+// gather, cheap next to an element-by-element copy) and stored with the output
+// conversion. `block` has kTileRows x kTileCols floats. With `stream`, float32
+// out rows that are vector-aligned get non-temporal stores (huge planes only:
+// they skip reading each out line before overwriting it).
+template <class Grad, class Self, class Promoted, class Out>
+void TileBlockVector(const typename Grad::Storage* g, int64_t grad_stride0, const typename Self::Storage* s,
+                     int64_t self_stride0, typename Out::Storage* o, int64_t out_stride1, int64_t rows,
+                     int64_t cols, float* block, bool stream) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  for (int64_t i = 0; i < rows; ++i) {
+    const auto* g_row = g + i * grad_stride0;
+    const auto* s_row = s + i * self_stride0;
+    float* b_row = block + i * kTileCols;
+    // Prefetch the same row of the next block: the hardware prefetchers do not
+    // follow 2 x kTileRows row streams (f32 bench 36 -> 29 ms, f16 44-58 -> 31
+    // ms at 64 x 64 blocks). Prefetching past the end of a row is harmless.
+    for (int64_t k = 0; k < kTileCols * int64_t{sizeof(*g_row)}; k += 64) {
+      hwy::Prefetch(reinterpret_cast<const char*>(g_row + kTileCols) + k);
+    }
+    for (int64_t k = 0; k < kTileCols * int64_t{sizeof(*s_row)}; k += 64) {
+      hwy::Prefetch(reinterpret_cast<const char*>(s_row + kTileCols) + k);
+    }
+    int64_t j = 0;
+    for (; j + lanes <= cols; j += lanes) {
+      hn::Store(ComputeVector<Grad, Self, Promoted, Out>(df, g_row + j, s_row + j), df, b_row + j);
+    }
+    // Rounded to the promoted type here; rounding again on the way out is exact.
+    for (; j < cols; ++j) {
+      b_row[j] = ToOut<Promoted, F32>(HardsigmoidGrad(Grad::Load(g_row[j]), Self::Load(s_row[j])));
+    }
+  }
+  const auto column = hn::Mul(hn::Iota(di, 0), hn::Set(di, static_cast<int32_t>(kTileCols)));
+  for (int64_t j = 0; j < cols; ++j) {
+    auto* o_row = o + j * out_stride1;
+    int64_t i = 0;
+    if constexpr (std::is_same_v<Out, F32>) {
+      if (stream && reinterpret_cast<uintptr_t>(o_row) % (lanes * sizeof(float)) == 0) {
+        for (; i + lanes <= rows; i += lanes) {
+          hn::Stream(hn::GatherIndex(df, block + i * kTileCols + j, column), df, o_row + i);
+        }
+      }
+    }
+    for (; i + lanes <= rows; i += lanes) {
+      VectorIo<Out>::Store(df, hn::GatherIndex(df, block + i * kTileCols + j, column), o_row + i);
+    }
+    for (; i < rows; ++i) o_row[i] = Out::Store(block[i * kTileCols + j]);
+  }
+}
+
+template <class Grad, class Self, class Promoted, class Out>
+void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const void* self, int64_t self_stride0,
+             int64_t self_stride1, void* out, int64_t out_stride0, int64_t out_stride1, int64_t size0,
+             int64_t size1) {
+  const auto* g = static_cast<const typename Grad::Storage*>(grad);
+  const auto* s = static_cast<const typename Self::Storage*>(self);
+  auto* o = static_cast<typename Out::Storage*>(out);
+  const bool vector_block = grad_stride1 == 1 && self_stride1 == 1 && out_stride0 == 1;
+  // Non-temporal stores from 16 MiB of out per plane: with both inputs, at least
+  // 48 MiB in all, the contiguous path's threshold (plan.cc), far beyond L2 and
+  // most of the L3 share. f32 bench 41 -> 31-37 ms.
+  const bool stream = size0 * size1 * int64_t{sizeof(typename Out::Storage)} >= (int64_t{16} << 20);
+  HWY_ALIGN float float_block[kTileRows * kTileCols];
+  HWY_ALIGN typename Out::Storage block[kTileRows * kTileCols];
+  // Dim 0 blocks outside: the inputs are then read as kTileRows sequential
+  // streams (their rows).
+  for (int64_t i0 = 0; i0 < size0; i0 += kTileRows) {
+    const int64_t rows = size0 - i0 < kTileRows ? size0 - i0 : kTileRows;
+    for (int64_t j0 = 0; j0 < size1; j0 += kTileCols) {
+      const int64_t cols = size1 - j0 < kTileCols ? size1 - j0 : kTileCols;
+      if constexpr (!std::is_same_v<Out, F64>) {
+        if (vector_block) {
+          TileBlockVector<Grad, Self, Promoted, Out>(g + i0 * grad_stride0 + j0, grad_stride0,
+                                                     s + i0 * self_stride0 + j0, self_stride0,
+                                                     o + i0 + j0 * out_stride1, out_stride1, rows, cols,
+                                                     float_block, stream);
+          continue;
+        }
+      }
+      for (int64_t i = 0; i < rows; ++i) {
+        VectorRun<Grad, Self, Promoted, Out>(g + (i0 + i) * grad_stride0 + j0 * grad_stride1, grad_stride1,
+                                             s + (i0 + i) * self_stride0 + j0 * self_stride1, self_stride1,
+                                             block + i * cols, 1, cols);
+      }
+      for (int64_t j = 0; j < cols; ++j) {
+        auto* row = o + i0 * out_stride0 + (j0 + j) * out_stride1;
+        for (int64_t i = 0; i < rows; ++i) row[i * out_stride0] = block[i * cols + j];
+      }
+    }
+  }
+  if (stream) hwy::FlushStream();
+}
+
+// The same for float32 outputs far larger than the last-level cache, with
+// non-temporal stores: they skip reading each output line before overwriting it
+// (a third of the DRAM traffic of a contiguous launch, a sixth of a step-2 one)
+// and keep the inputs' lines in cache. Stores need vector-aligned addresses, so
+// the first elements up to alignment go through the scalar path. Runs of other
+// strides take the ordinary kernels.
+template <class Grad, class Self, class Promoted>
+void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
+                  int64_t out_stride, int64_t count) {
+  if constexpr (std::is_same_v<Grad, F32> && std::is_same_v<Self, F32>) {
+    if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
+      Step2F32Run<Promoted, F32, /*kNonTemporal=*/true>(static_cast<const float*>(grad),
+                                                         static_cast<const float*>(self), static_cast<float*>(out),
+                                                         count);
+      return;
+    }
+  }
+  if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
+    VectorRun<Grad, Self, Promoted, F32>(grad, grad_stride, self, self_stride, out, out_stride, count);
+    return;
+  }
+  const hn::ScalableTag<float> df;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  const auto* g = static_cast<const typename Grad::Storage*>(grad);
+  const auto* s = static_cast<const typename Self::Storage*>(self);
+  auto* o = static_cast<float*>(out);
+  const int64_t head = ElementsBeforeAlignment(o, sizeof(float), lanes * static_cast<int64_t>(sizeof(float)), count);
+  ScalarRun<Grad, Self, Promoted, F32>(g, 1, s, 1, o, 1, head);
+  int64_t i = head;
+  for (; i + lanes <= count; i += lanes) {
+    hn::Stream(ComputeVector<Grad, Self, Promoted, F32>(df, g + i, s + i), df, o + i);
+  }
+  ScalarRun<Grad, Self, Promoted, F32>(g + i, 1, s + i, 1, o + i, 1, count - i);
+  // Non-temporal stores are weakly ordered: make them visible before the
+  // launch is reported complete.
+  hwy::FlushStream();
+}
+
+// The same for f16 and bf16 outputs: each block of results is computed by the
+// target's contiguous kernel (kKernel, exact as ever) into a buffer in L1, then
+// copied out with non-temporal stores. An all-16-bit launch moves 6 bytes an
+// element and the read of each output line before it is overwritten adds 2;
+// the copy through L1 costs little next to that.
+template <class Grad, class Self, class Out, HardsigmoidBackwardRunFn kKernel>
+void StreamingThroughBlockRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
+                              void* out, int64_t out_stride, int64_t count) {
+  if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
+    kKernel(grad, grad_stride, self, self_stride, out, out_stride, count);
+    return;
+  }
+  constexpr int64_t kBlockBytes = 4096;  // a multiple of every target's vector size
+  constexpr int64_t kOutBytes = sizeof(typename Out::Storage);
+  constexpr int64_t kBlock = kBlockBytes / kOutBytes;
+  constexpr int64_t kGradBytes = sizeof(typename Grad::Storage);
+  constexpr int64_t kSelfBytes = sizeof(typename Self::Storage);
+  HWY_ALIGN uint8_t block[kBlockBytes];
+  const hn::ScalableTag<uint8_t> d8;
+  const int64_t vector_bytes = static_cast<int64_t>(hn::Lanes(d8));
+  const auto* g = static_cast<const uint8_t*>(grad);
+  const auto* s = static_cast<const uint8_t*>(self);
+  auto* o = static_cast<uint8_t*>(out);
+  const int64_t head = ElementsBeforeAlignment(o, kOutBytes, vector_bytes, count);
+  kKernel(g, 1, s, 1, o, 1, head);
+  int64_t i = head;
+  for (; i + kBlock <= count; i += kBlock) {
+    kKernel(g + i * kGradBytes, 1, s + i * kSelfBytes, 1, block, 1, kBlock);
+    uint8_t* target = o + i * kOutBytes;
+    for (int64_t byte = 0; byte < kBlockBytes; byte += vector_bytes) {
+      hn::Stream(hn::LoadU(d8, block + byte), d8, target + byte);
+    }
+  }
+  kKernel(g + i * kGradBytes, 1, s + i * kSelfBytes, 1, o + i * kOutBytes, 1, count - i);
+  hwy::FlushStream();  // weakly ordered: visible before the launch is reported complete
+}
+
+// Each grad dtype's kernels, compiled in a translation unit of their own
+// (grad_f32.cc, grad_f16.cc, grad_bf16.cc; see select_by_grad-inl.h).
+template <class Grad>
+HardsigmoidBackwardRunFn SelectVectorKernelForGrad(aclDataType self, aclDataType promoted, aclDataType out) {
+  return WithComputeType(self, [&](auto s) {
+    return WithComputeType(promoted, [&](auto p) -> HardsigmoidBackwardRunFn {
+      using S = decltype(s);
+      using P = decltype(p);
+      if (out == ACL_DOUBLE) return &VectorRun<Grad, S, P, F64>;
+      return WithComputeType(out, [](auto o) -> HardsigmoidBackwardRunFn {
+        return &VectorRun<Grad, S, P, decltype(o)>;
+      });
+    });
+  });
+}
+
+template <class Grad>
+HardsigmoidBackwardRunFn SelectStreamingKernelForGrad(aclDataType self, aclDataType promoted, aclDataType out) {
+  if (out != ACL_FLOAT && out != ACL_FLOAT16 && out != ACL_BF16) return nullptr;  // no double: rare
+  return WithComputeType(self, [&](auto s) {
+    return WithComputeType(promoted, [&](auto p) -> HardsigmoidBackwardRunFn {
+      using S = decltype(s);
+      using P = decltype(p);
+      if (out == ACL_FLOAT) return &StreamingRun<Grad, S, P>;
+      if (out == ACL_FLOAT16) return &StreamingThroughBlockRun<Grad, S, F16, &VectorRun<Grad, S, P, F16>>;
+      return &StreamingThroughBlockRun<Grad, S, Bf16, &VectorRun<Grad, S, P, Bf16>>;
+    });
+  });
+}
+
+template <class Grad>
+HardsigmoidBackwardTileFn SelectTileKernelForGrad(aclDataType self, aclDataType promoted, aclDataType out) {
+  return WithComputeType<HardsigmoidBackwardTileFn>(self, [&](auto s) {
+    return WithComputeType<HardsigmoidBackwardTileFn>(promoted, [&](auto p) -> HardsigmoidBackwardTileFn {
+      using S = decltype(s);
+      using P = decltype(p);
+      if (out == ACL_DOUBLE) return &TileRun<Grad, S, P, F64>;
+      return WithComputeType<HardsigmoidBackwardTileFn>(out, [](auto o) -> HardsigmoidBackwardTileFn {
+        return &TileRun<Grad, S, P, decltype(o)>;
+      });
+    });
+  });
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace hardsigmoid_backward
+}  // namespace aclcpu
+HWY_AFTER_NAMESPACE();
+
+#endif  // per-target include guard
