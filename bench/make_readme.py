@@ -203,6 +203,22 @@ class Targets:
                     checks.append(("%s %dT" % (case["case"], t), self.ratio(case, t, "torch"), 1.0, False,
                                    self.disturbed(case, t, "torch")))
         self.check("contiguous f32 64K–1M ≥ 1.0× PyTorch", checks)
+        # Where PyTorch itself runs at the roofline, no implementation can be ahead of it by more than
+        # the roofline is: the target then sits at the noise of the machine.
+        parts = []
+        for n in (64 * K, M):
+            case = self.find("f32", "contig", n)
+            for t in self.threads:
+                roofline = gbps(self.cells, case, t, "roofline") if case else None
+                torch = gbps(self.cells, case, t, "torch") if case else None
+                api = gbps(self.cells, case, t, "aclcpu_api") if case else None
+                if roofline and torch and api:
+                    parts.append("%s %dT: PyTorch %.2f×, aclcpu API %.2f×" % (
+                        case["case"], t, torch / roofline, api / roofline))
+        if parts:
+            self.lines.append("- *f32 in cache, the limit*: PyTorch and aclcpu against the ordinary-store roofline "
+                              "(the same bytes moved by `c = a + b`): " + "; ".join(parts) + ". Where both are "
+                              "near 1×, the ratio between them is the machine's noise.")
         case = self.find("f32", "contig", K)
         self.check("contiguous f32 1K, full API ≥ 5× PyTorch",
                    [("%s %dT" % (case["case"], t), self.ratio(case, t, "torch"), 5.0, False,
