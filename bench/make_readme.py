@@ -120,6 +120,13 @@ class Targets:
                 return case
         return None
 
+    def in_cache(self, dtypes):
+        """(case, threads) of each contiguous in-cache cell (64K and 1M elements) of a dtype case."""
+        for n in (64 << 10, 1 << 20):
+            case = self.find(dtypes, "contig", n)
+            for t in self.threads if case else ():
+                yield case, t
+
     def ratio(self, case, t, impl):
         api = gbps(self.cells, case, t, "aclcpu_api")
         other = gbps(self.cells, case, t, impl)
@@ -174,47 +181,32 @@ class Targets:
         self.check("contiguous f32 16M/64M, 2 threads ≥ 1.1× PyTorch", checks)
         checks = []
         for dtypes in sorted({c["dtypes"] for c in self.cases}):
-            for n in (64 * K, M):
-                case = self.find(dtypes, "contig", n)
-                for t in self.threads:
-                    if case:
-                        checks.append(("%s %dT" % (case["case"], t), self.ratio(case, t, "roofline"), 0.85, False,
-                                       self.disturbed(case, t, "roofline")))
+            for case, t in self.in_cache(dtypes):
+                checks.append(("%s %dT" % (case["case"], t), self.ratio(case, t, "roofline"), 0.85, False,
+                               self.disturbed(case, t, "roofline")))
         self.check("contiguous 64K–1M (every dtype case) ≥ 0.85× ordinary-store roofline", checks)
         parts = []
-        for n in (64 * K, M):
-            case = self.find("f16", "contig", n)
-            for t in self.threads:
-                ceiling = gbps(self.cells, case, t, "conversion_ceiling") if case else None
-                roofline = gbps(self.cells, case, t, "roofline") if case else None
-                api = gbps(self.cells, case, t, "aclcpu_api") if case else None
-                if ceiling and roofline and api:
-                    parts.append("%s %dT: conversions alone %.2f× roofline, API %.2f× the conversions alone" % (
-                        case["case"], t, ceiling / roofline, api / ceiling))
+        for case, t in self.in_cache("f16"):
+            ceiling, roofline, api = (gbps(self.cells, case, t, impl)
+                                      for impl in ("conversion_ceiling", "roofline", "aclcpu_api"))
+            if ceiling and roofline and api:
+                parts.append("%s %dT: conversions alone %.2f× roofline, API %.2f× the conversions alone" % (
+                    case["case"], t, ceiling / roofline, api / ceiling))
         if parts:
             self.lines.append("- *f16 in cache, the limit*: the exact f16 conversions alone (widen + narrow per "
                               "element, nothing else, same fork-join as the roofline) against the roofline and the "
                               "operator against them: " + "; ".join(parts) + ".")
-        checks = []
-        for n in (64 * K, M):
-            case = self.find("f32", "contig", n)
-            for t in self.threads:
-                if case:
-                    checks.append(("%s %dT" % (case["case"], t), self.ratio(case, t, "torch"), 1.0, False,
-                                   self.disturbed(case, t, "torch")))
-        self.check("contiguous f32 64K–1M ≥ 1.0× PyTorch", checks)
+        self.check("contiguous f32 64K–1M ≥ 1.0× PyTorch",
+                   [("%s %dT" % (case["case"], t), self.ratio(case, t, "torch"), 1.0, False,
+                     self.disturbed(case, t, "torch")) for case, t in self.in_cache("f32")])
         # Where PyTorch itself runs at the roofline, no implementation can be ahead of it by more than
         # the roofline is: the target then sits at the noise of the machine.
         parts = []
-        for n in (64 * K, M):
-            case = self.find("f32", "contig", n)
-            for t in self.threads:
-                roofline = gbps(self.cells, case, t, "roofline") if case else None
-                torch = gbps(self.cells, case, t, "torch") if case else None
-                api = gbps(self.cells, case, t, "aclcpu_api") if case else None
-                if roofline and torch and api:
-                    parts.append("%s %dT: PyTorch %.2f×, aclcpu API %.2f×" % (
-                        case["case"], t, torch / roofline, api / roofline))
+        for case, t in self.in_cache("f32"):
+            roofline, torch, api = (gbps(self.cells, case, t, impl) for impl in ("roofline", "torch", "aclcpu_api"))
+            if roofline and torch and api:
+                parts.append("%s %dT: PyTorch %.2f×, aclcpu API %.2f×" % (
+                    case["case"], t, torch / roofline, api / roofline))
         if parts:
             self.lines.append("- *f32 in cache, the limit*: PyTorch and aclcpu against the ordinary-store roofline "
                               "(the same bytes moved by `c = a + b`): " + "; ".join(parts) + ". Where both are "
@@ -240,14 +232,9 @@ class Targets:
             self.lines.append("- *f32 1K, the budget*: " + "; ".join(parts) + ". The fixed cost (two entry points "
                               "with CANN's checks, the executor, the stream, three libraries) would have to fall "
                               "below the budget minus the kernel.")
-        checks = []
-        for n in (64 * K, M):
-            case = self.find("bf16", "contig", n)
-            for t in self.threads:
-                if case:
-                    checks.append(("%s %dT" % (case["case"], t), self.ratio(case, t, "torch"), 1.8, False,
-                                   self.disturbed(case, t, "torch")))
-        self.check("contiguous bf16 64K–1M ≥ 1.8× PyTorch", checks)
+        self.check("contiguous bf16 64K–1M ≥ 1.8× PyTorch",
+                   [("%s %dT" % (case["case"], t), self.ratio(case, t, "torch"), 1.8, False,
+                     self.disturbed(case, t, "torch")) for case, t in self.in_cache("bf16")])
         checks = []
         for case in self.cases:
             if case["layout"] == "transposed":
