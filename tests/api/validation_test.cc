@@ -298,14 +298,16 @@ TEST_F(Phase1, Rank9OutReturns161002NamingIt) {
 
 TEST_F(Phase1, SelfGradOutputShapeMismatchReturns161002NamingBoth) {
   Operands operands(ACL_FLOAT, Contiguous({2, 3}), ACL_FLOAT, Contiguous({3, 2}), ACL_FLOAT, Contiguous({3, 2}));
-  ExpectRejected(CallPhase1(operands.grad_output.get(), operands.self.get(), operands.out.get()),
-                 ACLNN_ERR_PARAM_INVALID, {"self", "gradOutput"}, &operands.out);
+  const Phase1Result result = CallPhase1(operands.grad_output.get(), operands.self.get(), operands.out.get());
+  ExpectRejected(result, ACLNN_ERR_PARAM_INVALID, {"self", "gradOutput"}, &operands.out);
+  EXPECT_TRUE(Contains(result.message, "self [3,2]") && Contains(result.message, "gradOutput [2,3]")) << result.message;
 }
 
 TEST_F(Phase1, SelfOutShapeMismatchReturns161002NamingBoth) {
   Operands operands(ACL_FLOAT, Contiguous({2, 3}), ACL_FLOAT, Contiguous({2, 3}), ACL_FLOAT, Contiguous({3, 2}));
-  ExpectRejected(CallPhase1(operands.grad_output.get(), operands.self.get(), operands.out.get()),
-                 ACLNN_ERR_PARAM_INVALID, {"self", "out"}, &operands.out);
+  const Phase1Result result = CallPhase1(operands.grad_output.get(), operands.self.get(), operands.out.get());
+  ExpectRejected(result, ACLNN_ERR_PARAM_INVALID, {"self", "out"}, &operands.out);
+  EXPECT_TRUE(Contains(result.message, "self [2,3]") && Contains(result.message, "out [3,2]")) << result.message;
 }
 
 // Same element count, different rank: shapes are compared rank included.

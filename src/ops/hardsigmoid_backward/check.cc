@@ -4,6 +4,7 @@
 #include <string>
 
 #include "aclnn/opdev/op_errno.h"
+#include "common/dims_string.h"
 #include "common/dtype.h"
 #include "common/env.h"
 #include "common/error_report.h"
@@ -14,15 +15,6 @@
 namespace aclcpu {
 namespace hardsigmoid_backward {
 namespace {
-
-std::string ShapeString(const std::vector<int64_t>& dims) {
-  std::string text = "[";
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (i > 0) text += ",";
-    text += std::to_string(dims[i]);
-  }
-  return text + "]";
-}
 
 // The three arguments in the API's order, with the names messages use.
 struct Argument {
@@ -105,7 +97,7 @@ aclnnStatus CheckShapes(const Argument* arguments) {
     const std::vector<int64_t>& dims = arguments[i].tensor->view_dims;
     if (!SameDims(dims, self_dims)) {
       return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the shape of self %s must equal the shape of %s %s.",
-                         kPhase1Name, ShapeString(self_dims).c_str(), arguments[i].name, ShapeString(dims).c_str());
+                         kPhase1Name, DimsString(self_dims).c_str(), arguments[i].name, DimsString(dims).c_str());
     }
   }
   return ACLNN_SUCCESS;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "aclnn/opdev/op_errno.h"
+#include "common/dims_string.h"
 #include "common/dtype.h"
 #include "common/env.h"
 #include "common/error_report.h"
@@ -90,12 +91,6 @@ aclnnStatus ReportViewProblem(const aclTensor* tensor, const char* name) {
   }
   return ReportError(ACLNN_ERR_INNER, "%s: %s's view has an unknown problem (%d).", kPhase1Name, name,
                      static_cast<int>(geometry.problem));
-}
-
-std::string DimsString(const std::vector<int64_t>& dims) {
-  std::string text = "[";
-  for (size_t i = 0; i < dims.size(); ++i) text += (i > 0 ? "," : "") + std::to_string(dims[i]);
-  return text + "]";
 }
 
 // Strict mode: a non-empty view must lie inside one live device allocation, as
