@@ -1,5 +1,5 @@
-// aclcpu: dims and strides as messages print them, "[2,3,4]" ("[]" for a 0-d
-// tensor), the way CANN's messages show shapes.
+// aclcpu: dims and strides as our error messages print them: "[2,3,4]" ("[]"
+// for a 0-d tensor).
 #ifndef ACLCPU_COMMON_DIMS_STRING_H_
 #define ACLCPU_COMMON_DIMS_STRING_H_
 
