@@ -59,8 +59,14 @@ class PlanRunner {
   }
 
  private:
-  // Part `part` of `parts` equal slices of the outermost dim.
+  // Part `part` of `parts` equal slices of the outermost dim (of the run, when flat).
   void RunPart(int part, int parts) const {
+    if (plan_.flat) {
+      const int64_t begin = plan_.elements * part / parts;
+      const int64_t end = plan_.elements * (part + 1) / parts;
+      plan_.kernel(Element(kGrad, begin), 1, Element(kSelf, begin), 1, Element(kOut, begin), 1, end - begin);
+      return;
+    }
     const StridedLayout& layout = plan_.layout;
     const int64_t outer = layout.rank > 0 ? layout.sizes[layout.rank - 1] : 1;
     int64_t base[kNumOperands];

@@ -130,13 +130,19 @@ aclnnStatus CheckViewInAllocation(const aclTensor* tensor, const char* name, int
 void LogPlan(const Plan& plan, const aclTensor* grad, const aclTensor* self, const aclTensor* out,
              aclDataType promoted) {
   std::string sizes;
-  for (int dim = plan.layout.rank; dim-- > 0;) sizes += (sizes.empty() ? "" : "x") + std::to_string(plan.layout.sizes[dim]);
+  if (plan.flat) {
+    sizes = std::to_string(plan.elements);
+  } else {
+    for (int dim = plan.layout.rank; dim-- > 0;) {
+      sizes += (sizes.empty() ? "" : "x") + std::to_string(plan.layout.sizes[dim]);
+    }
+  }
   std::fprintf(stderr,
                "aclcpu: %s plan: gradOutput=%s self=%s out=%s compute=%s elements=%" PRId64
                " coalesced=[%s] path=%s isa=%s threads=%d%s%s\n",
                kPhase2Name, DtypeName(grad->dtype), DtypeName(self->dtype), DtypeName(out->dtype),
-               DtypeName(promoted), plan.layout.NumElements(), sizes.c_str(),
-               plan.layout.IsFlatContiguous() ? "contiguous" : plan.tiled ? "tiled" : "strided",
+               DtypeName(promoted), plan.elements, sizes.c_str(),
+               plan.flat ? "contiguous" : plan.tiled ? "tiled" : "strided",
                TargetName(plan.target), plan.parts, plan.runs_inline ? " inline-when-idle" : "",
                plan.streaming ? " non-temporal-stores" : "");
 }
@@ -224,20 +230,16 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
                        kPhase1Name, DtypeName(out->dtype), DtypeName(promoted));
   }
 
-  if (all_row_major) {
-    // What MakeStridedLayout makes of three dense views of one shape (every dim
-    // merges into one), without its sort and merge: a tiny call's phase 1 is
-    // mostly fixed cost, and this is the common case.
-    plan->layout.num_operands = kNumOperands;
-    if (elements > 1) {
-      plan->layout.rank = 1;
-      plan->layout.sizes[0] = elements;
-      for (int op = 0; op < kNumOperands; ++op) plan->layout.strides[op][0] = 1;
-    }
-  } else {
+  // Three dense views of one shape are one flat run (every dim merges into one):
+  // no layout is built for them, as a tiny call's phase 1 is mostly fixed cost
+  // and this is the common case. Other views are coalesced; some of them turn
+  // out flat too (e.g. size-1 dims with any stride).
+  plan->flat = all_row_major;
+  if (!all_row_major) {
     const int64_t* strides[kNumOperands] = {out->strides.data(), grad->strides.data(), self->strides.data()};
     plan->layout = MakeStridedLayout(static_cast<int>(self->view_dims.size()), self->view_dims.data(), kNumOperands,
                                      strides);
+    plan->flat = plan->layout.IsFlatContiguous();
   }
   plan->elements = elements;
   // Bytes moved, saturated: a view of zero strides may count up to 2^63 - 1
@@ -247,10 +249,10 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
   if (__builtin_mul_overflow(elements, bytes_per_element, &footprint)) {
     footprint = INT64_MAX;
   }
-  plan->flat = plan->layout.IsFlatContiguous();
   // Out written as one dense run (the inputs may step, as [::2] views do): the
   // streaming kernels store it non-temporally where they can.
-  const bool out_is_one_dense_run = plan->layout.rank == 1 && plan->layout.strides[kOut][0] == 1;
+  const bool out_is_one_dense_run =
+      plan->flat || (plan->layout.rank == 1 && plan->layout.strides[kOut][0] == 1);
   if (out_is_one_dense_run && footprint >= kStreamingMinFootprintBytes) {
     const HardsigmoidBackwardRunFn streaming =
         SelectStreamingKernel(grad->dtype, self->dtype, promoted, out->dtype, plan->target);
@@ -271,7 +273,8 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
   plan->parts = 1;
   const int threads = ThreadPool::ConfiguredThreads();
   if (threads > 1 && footprint > 2 * (kMinBytesPerPart - bytes_per_element)) {
-    const int64_t outer = plan->layout.rank > 0 ? plan->layout.sizes[plan->layout.rank - 1] : 1;
+    const int64_t outer =
+        plan->flat ? elements : plan->layout.rank > 0 ? plan->layout.sizes[plan->layout.rank - 1] : 1;
     const int64_t min_elements_per_part = std::max<int64_t>(1, kMinBytesPerPart / bytes_per_element);
     const int64_t parts = std::min<int64_t>({threads, elements / min_elements_per_part, outer});
     plan->parts = parts > 1 ? static_cast<int>(parts) : 1;
