@@ -340,9 +340,19 @@ void ContiguousRun(const void* grad, const void* self, void* out, int64_t count)
                 std::is_same_v<Self, Out> && std::is_same_v<Promoted, Out>) {
     i = SameHalfTypeRun<Out>(g, s, o, count);
   }
-  for (; i + lanes <= count; i += lanes) {
-    VectorIo<Out>::Store(df, ComputeVector<Grad, Self, Promoted, Out>(df, g + i, s + i), o + i);
+  const auto vector_at = [&](int64_t at) {
+    VectorIo<Out>::Store(df, ComputeVector<Grad, Self, Promoted, Out>(df, g + at, s + at), o + at);
+  };
+  // Four vectors a step: the loop's own instructions (index, compare, branch)
+  // were a third of an f32 iteration. Full API, f32 1K elements, one core (Xeon,
+  // AVX-512): 107-109 -> 92-95 ns a call.
+  for (; i + 4 * lanes <= count; i += 4 * lanes) {
+    vector_at(i);
+    vector_at(i + lanes);
+    vector_at(i + 2 * lanes);
+    vector_at(i + 3 * lanes);
   }
+  for (; i + lanes <= count; i += lanes) vector_at(i);
   ScalarRun<Grad, Self, Promoted, Out>(g + i, 1, s + i, 1, o + i, 1, count - i);
 }
 
