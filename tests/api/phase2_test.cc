@@ -551,5 +551,36 @@ TEST_F(Phase2, LaunchesOnOneStreamRunInOrder) {
   aclDestroyTensor(shared_out);
 }
 
+// ---- ACLCPU_VERBOSE ----------------------------------------------------------------------
+
+// ACLCPU_VERBOSE=1 logs every plan phase 1 makes: dtypes, element count, the
+// coalesced shape, the path, the SIMD target and the split. The flag is read
+// once per process, so it is tried in a fresh child process (the "threadsafe"
+// death-test style re-executes the binary).
+TEST_F(Phase2, VerboseLogsEachPlansDtypesShapePathTargetAndThreads) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  setenv("ACLCPU_VERBOSE", "1", 1);
+  EXPECT_EXIT(
+      {
+        Operands dense(ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT, {2, 3, 4});  // one flat run of 24
+        DeviceTensor::Layout step2 = Contiguous({5});
+        step2.strides = {2};  // [::2] inputs, dense out: one strided run of 5
+        Operands strided(ACL_FLOAT, step2, ACL_FLOAT, step2, ACL_FLOAT, Contiguous({5}));
+        for (Operands* operands : {&dense, &strided}) {
+          const Phase1Result result =
+              CallPhase1(operands->grad_output.get(), operands->self.get(), operands->out.get());
+          if (result.status != ACLNN_SUCCESS) std::_Exit(1);
+          if (LaunchAndWait(result.executor, result.workspace_size, stream_) != ACLNN_SUCCESS) std::_Exit(2);
+        }
+        std::_Exit(0);
+      },
+      ::testing::ExitedWithCode(0),
+      "plan: gradOutput=DT_FLOAT self=DT_FLOAT16 out=DT_FLOAT compute=DT_FLOAT elements=24 coalesced=\\[24\\] "
+      "path=contiguous isa=[a-z0-9_]+ threads=1(.|\n)*"
+      "plan: gradOutput=DT_FLOAT self=DT_FLOAT out=DT_FLOAT compute=DT_FLOAT elements=5 coalesced=\\[5\\] "
+      "path=strided isa=[a-z0-9_]+ threads=1");
+  unsetenv("ACLCPU_VERBOSE");
+}
+
 }  // namespace
 }  // namespace aclcpu_api_test
