@@ -236,8 +236,8 @@ class Targets:
                                  t, budget, kernel_ns, float(fixed_row["median_ns"])))
         if parts:
             self.lines.append("- *f32 1K, the budget*: " + "; ".join(parts) + ". The fixed cost (two entry points "
-                              "with CANN's checks, the executor, the stream, three libraries) would have to fall "
-                              "below the budget minus the kernel.")
+                              "with CANN's checks, the executor, the stream, three libraries) and the kernel "
+                              "together must fit in the budget.")
         self.check("contiguous bf16 64K–1M ≥ 1.8× PyTorch",
                    [("%s %dT" % (case["case"], t), self.ratio(case, t, "torch"), 1.8, False,
                      self.disturbed(case, t, "torch")) for case, t in self.in_cache("bf16")])
