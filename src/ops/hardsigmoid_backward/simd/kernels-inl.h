@@ -346,7 +346,7 @@ void ContiguousRun(const void* grad, const void* self, void* out, int64_t count)
     VectorIo<Out>::Store(df, ComputeVector<Grad, Self, Promoted, Out>(df, g + at, s + at), o + at);
   };
   // Four vectors a step: the loop's own instructions (index, compare, branch)
-  // were a third of an f32 iteration. Full API, f32 1K elements, one core (Xeon,
+  // were half of an f32 iteration's. Full API, f32 1K elements, one core (Xeon,
   // AVX-512): 107-109 -> 92-95 ns a call.
   for (; i + 4 * lanes <= count; i += 4 * lanes) {
     vector_at(i);
