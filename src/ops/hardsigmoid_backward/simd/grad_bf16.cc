@@ -44,9 +44,6 @@ ACLCPU_AVX512_BF16_ATTR void SameBf16RunWithBf16Instructions(const uint16_t* g, 
   const __m512 one_sixth = _mm512_set1_ps(kOneSixth);
   constexpr int kDenormal = 0x20;  // VFPCLASSPS category bit
   int64_t i = 0;
-  // Two blocks a step (kernel alone, one core, 64K elements, Xeon: 66 -> 75-80
-  // GB/s; four gained nothing more).
-#pragma GCC unroll 2
   for (; i + kLanes16 <= count; i += kLanes16) {
     const __m512i grad_bits = _mm512_loadu_si512(g + i);
     const __m512i self_bits = _mm512_loadu_si512(s + i);
