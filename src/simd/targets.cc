@@ -20,6 +20,7 @@ struct NamedTarget {
 };
 
 constexpr NamedTarget kTargetNames[] = {
+    {kAvx512Fp16Target, "avx512_fp16"},
     {kAvx512Bf16Target, "avx512_bf16"},
     {HWY_AVX3_DL, "avx512_dl"},
     {HWY_AVX3, "avx512"},
@@ -61,12 +62,26 @@ bool CpuHasAvx512Bf16() {
 #endif
 }
 
+// Whether the CPU has AVX512_FP16 (CPUID leaf 7, sub-leaf 0, EDX bit 23).
+bool CpuHasAvx512Fp16() {
+#if ACLCPU_HAVE_AVX512_FP16_TARGET
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
+  return (edx & (1u << 23)) != 0;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
 std::vector<int64_t> AvailableTargets() {
   std::vector<int64_t> targets;
   int64_t available = hwy::SupportedTargets() & HWY_TARGETS;
-  if ((available & HWY_AVX3) && CpuHasAvx512Bf16()) available |= kAvx512Bf16Target;
+  if ((available & HWY_AVX3) && CpuHasAvx512Bf16()) {
+    available |= kAvx512Bf16Target;
+    if (CpuHasAvx512Fp16()) available |= kAvx512Fp16Target;
+  }
   for (int bit = 0; bit < 63; ++bit) {
     const int64_t target = int64_t{1} << bit;
     if (available & target) targets.push_back(target);

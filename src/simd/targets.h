@@ -21,15 +21,32 @@
 #define ACLCPU_HAVE_AVX512_BF16_TARGET 0
 #endif
 
+// Whether aclcpu has the avx512_fp16 target (the same, built by GCC 12 or
+// later, whose AVX512_FP16 intrinsics work in a function compiled for that
+// target alone. Clang 14's do not: it declares them, and _Float16, only when the
+// whole unit is compiled for AVX512_FP16. Later Clangs are untested, so left out).
+#if ACLCPU_HAVE_AVX512_BF16_TARGET && HWY_COMPILER_GCC_ACTUAL >= 1200
+#define ACLCPU_HAVE_AVX512_FP16_TARGET 1
+#else
+#define ACLCPU_HAVE_AVX512_FP16_TARGET 0
+#endif
+
 namespace aclcpu {
 
-// Our one target that is not Highway's (1.0.3 has none for it): AVX-512 plus the
+// Our first target that is not Highway's (1.0.3 has none for it): AVX-512 plus the
 // AVX512_BF16 conversion instructions (Zen 4, Cooper Lake, Sapphire Rapids).
 // Everything runs Highway's AVX-512 code there except the all-bf16 kernel,
 // whose float32 -> bf16 narrowing uses VCVTNE2PS2BF16
 // (ops/hardsigmoid_backward/simd/grad_bf16.cc). A bit Highway 1.0.3 leaves
 // unused on x86, just above (better than) AVX3_DL.
 constexpr int64_t kAvx512Bf16Target = int64_t{1} << 6;
+
+// And one above it: the avx512_bf16 target plus the AVX512_FP16 arithmetic
+// (Sapphire Rapids and later Xeons; every CPU with AVX512_FP16 so far also has
+// AVX512_BF16, and we require both). It adds an all-f16 kernel that computes in
+// float16 lanes (ops/hardsigmoid_backward/simd/grad_f16.cc); everything else is
+// the avx512_bf16 target's.
+constexpr int64_t kAvx512Fp16Target = int64_t{1} << 5;
 
 // One compiled target's implementation of a function.
 template <typename Fn>
@@ -67,9 +84,14 @@ const char* TargetName(int64_t target);
 
 // Expands to `{HWY_X, &N_X::FN},` for every target X foreach_target.h compiled,
 // best first. Use in the HWY_ONCE part of a foreach_target source, inside the
-// namespace that holds its HWY_NAMESPACE. The avx512_bf16 target gets Highway's
-// AVX-512 function unless a table puts its own entry for it first (ForTarget
-// takes the first match).
+// namespace that holds its HWY_NAMESPACE. The avx512_fp16 and avx512_bf16
+// targets get Highway's AVX-512 function unless a table puts its own entry for
+// them first (ForTarget takes the first match).
+#if ACLCPU_HAVE_AVX512_FP16_TARGET
+#define ACLCPU_TARGET_AVX512_FP16(FN) {::aclcpu::kAvx512Fp16Target, &N_AVX3::FN},
+#else
+#define ACLCPU_TARGET_AVX512_FP16(FN)
+#endif
 #if ACLCPU_HAVE_AVX512_BF16_TARGET
 #define ACLCPU_TARGET_AVX512_BF16(FN) {::aclcpu::kAvx512Bf16Target, &N_AVX3::FN},
 #else
@@ -136,6 +158,7 @@ const char* TargetName(int64_t target);
 #define ACLCPU_TARGET_SCALAR(FN)
 #endif
 #define ACLCPU_FOR_EACH_COMPILED_TARGET(FN)                                                          \
+  ACLCPU_TARGET_AVX512_FP16(FN)                                                                       \
   ACLCPU_TARGET_AVX512_BF16(FN) ACLCPU_TARGET_AVX3_DL(FN) ACLCPU_TARGET_AVX3(FN) ACLCPU_TARGET_AVX2(FN) \
   ACLCPU_TARGET_SSE4(FN) ACLCPU_TARGET_SSSE3(FN) ACLCPU_TARGET_SVE2_128(FN) ACLCPU_TARGET_SVE_256(FN)   \
   ACLCPU_TARGET_SVE2(FN) ACLCPU_TARGET_SVE(FN) ACLCPU_TARGET_NEON(FN) ACLCPU_TARGET_EMU128(FN)          \

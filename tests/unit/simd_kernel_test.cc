@@ -206,6 +206,36 @@ TEST(SimdKernelSameHalfType, EverySelfAndGradBitPatternMatchesScalar) {
   }
 }
 
+// Kernels that take a whole vector of grads at a time and leave any vector
+// with a special value to a slower exact path (the avx512_fp16 target's all-f16
+// kernel: subnormal or NaN results) must still be exact on the fast path for
+// every grad: each 16-bit pattern fills 64 consecutive lanes (a whole vector on
+// every target, so it meets only copies of itself), with a self that is inside
+// the window in some lanes and outside in others.
+TEST(SimdKernelSameHalfType, EveryGradBitPatternFillingWholeVectorsMatchesScalar) {
+  constexpr size_t kCopies = 64;
+  const size_t count = (size_t{1} << 16) * kCopies;
+  std::vector<uint16_t> grad(count);
+  for (size_t i = 0; i < count; ++i) grad[i] = static_cast<uint16_t>(i / kCopies);
+  for (int64_t target : AvailableTargets()) {
+    for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+      std::vector<uint16_t> self(count);
+      const std::vector<uint8_t> values = TestValues(dtype, count, 91);
+      std::memcpy(self.data(), values.data(), count * sizeof(uint16_t));
+      const HardsigmoidBackwardRunFn vector = SelectKernel(dtype, dtype, dtype, dtype, target);
+      const HardsigmoidBackwardRunFn scalar = SelectScalarKernel(dtype, dtype, dtype, dtype);
+      ASSERT_NE(vector, nullptr);
+      std::vector<uint16_t> expected(count), actual(count, 0xA5A5);
+      scalar(grad.data(), 1, self.data(), 1, expected.data(), 1, static_cast<int64_t>(count));
+      vector(grad.data(), 1, self.data(), 1, actual.data(), 1, static_cast<int64_t>(count));
+      for (size_t i = 0; i < count; ++i) {
+        ASSERT_EQ(actual[i], expected[i]) << TargetName(target) << " " << DtypeName(dtype) << " grad bits 0x"
+                                          << std::hex << grad[i] << " self bits 0x" << self[i];
+      }
+    }
+  }
+}
+
 // The window is tested on float32 self's bits (|self| < 3 as an integer
 // compare, simd/kernels-inl.h): self takes every upper half (sign, exponent,
 // top of the mantissa: every class, every NaN kind, both sides of +-3) with lower

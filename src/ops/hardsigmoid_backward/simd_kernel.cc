@@ -33,6 +33,18 @@ HardsigmoidBackwardRunFn SelectVectorKernelWithBf16Instructions(aclDataType grad
 }
 #endif
 
+#if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_FP16_TARGET
+// The avx512_fp16 target's: its own all-f16 kernel, the avx512_bf16 target's
+// for the rest.
+HardsigmoidBackwardRunFn SelectVectorKernelWithFp16Instructions(aclDataType grad, aclDataType self,
+                                                                aclDataType promoted, aclDataType out) {
+  if (grad == ACL_FLOAT16 && self == ACL_FLOAT16 && promoted == ACL_FLOAT16 && out == ACL_FLOAT16) {
+    return &VectorRunWithFp16Instructions;
+  }
+  return SelectVectorKernelWithBf16Instructions(grad, self, promoted, out);
+}
+#endif
+
 HardsigmoidBackwardRunFn SelectStreamingKernel(aclDataType grad, aclDataType self, aclDataType promoted,
                                                aclDataType out) {
   return WithComputeType(grad,
@@ -47,6 +59,17 @@ HardsigmoidBackwardRunFn SelectStreamingKernelWithBf16Instructions(aclDataType g
     return &StreamingRunWithBf16Instructions;
   }
   return SelectStreamingKernel(grad, self, promoted, out);
+}
+#endif
+
+#if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_FP16_TARGET
+// The avx512_fp16 target's: its own all-f16 kernel for the blocks.
+HardsigmoidBackwardRunFn SelectStreamingKernelWithFp16Instructions(aclDataType grad, aclDataType self,
+                                                                   aclDataType promoted, aclDataType out) {
+  if (grad == ACL_FLOAT16 && self == ACL_FLOAT16 && promoted == ACL_FLOAT16 && out == ACL_FLOAT16) {
+    return &StreamingRunWithFp16Instructions;
+  }
+  return SelectStreamingKernelWithBf16Instructions(grad, self, promoted, out);
 }
 #endif
 
@@ -72,11 +95,17 @@ namespace hardsigmoid_backward {
 // always follows the CPU; we also need to pick a lower target (ACLCPU_MAX_ISA,
 // tests), so the table is ours.
 const TargetTable<VectorKernelSelector> kVectorKernelSelectors = {
+#if ACLCPU_HAVE_AVX512_FP16_TARGET
+    {kAvx512Fp16Target, &N_AVX3::SelectVectorKernelWithFp16Instructions},  // first: ForTarget's match
+#endif
 #if ACLCPU_HAVE_AVX512_BF16_TARGET
     {kAvx512Bf16Target, &N_AVX3::SelectVectorKernelWithBf16Instructions},  // first: ForTarget's match
 #endif
     ACLCPU_FOR_EACH_COMPILED_TARGET(SelectVectorKernel)};
 const TargetTable<VectorKernelSelector> kStreamingKernelSelectors = {
+#if ACLCPU_HAVE_AVX512_FP16_TARGET
+    {kAvx512Fp16Target, &N_AVX3::SelectStreamingKernelWithFp16Instructions},  // first: ForTarget's match
+#endif
 #if ACLCPU_HAVE_AVX512_BF16_TARGET
     {kAvx512Bf16Target, &N_AVX3::SelectStreamingKernelWithBf16Instructions},  // first: ForTarget's match
 #endif

@@ -40,6 +40,14 @@ void StreamingRunWithBf16Instructions(const void* grad, int64_t grad_stride, con
                                       void* out, int64_t out_stride, int64_t count);
 #endif
 
+#if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_FP16_TARGET
+// The all-f16 kernels of the avx512_fp16 target (grad_f16.cc).
+void VectorRunWithFp16Instructions(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
+                                   void* out, int64_t out_stride, int64_t count);
+void StreamingRunWithFp16Instructions(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
+                                      void* out, int64_t out_stride, int64_t count);
+#endif
+
 }  // namespace HWY_NAMESPACE
 }  // namespace hardsigmoid_backward
 }  // namespace aclcpu
