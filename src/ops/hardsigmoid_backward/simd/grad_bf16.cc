@@ -50,7 +50,12 @@ ACLCPU_AVX512_BF16_ATTR void SameBf16RunWithBf16Instructions(const uint16_t* g, 
     const __mmask32 inside = _mm512_cmplt_epi16_mask(_mm512_and_si512(self_bits, magnitude_bits), window_bits);
     const __m512 even = _mm512_mul_ps(_mm512_castsi512_ps(_mm512_slli_epi32(grad_bits, 16)), one_sixth);
     const __m512 odd = _mm512_mul_ps(_mm512_castsi512_ps(_mm512_and_si512(grad_bits, upper_halves)), one_sixth);
-    if (HWY_UNLIKELY((_mm512_fpclass_ps_mask(even, kDenormal) | _mm512_fpclass_ps_mask(odd, kDenormal)) != 0)) {
+    // KORTEST tests both masks in one instruction; OR-ing them as integers
+    // took two mask-to-register moves on the two vector ports this loop is
+    // bound by (a copy of this loop, 64K, one core, interleaved runs: 69 ->
+    // 72 GB/s).
+    if (HWY_UNLIKELY(!_kortestz_mask16_u8(_mm512_fpclass_ps_mask(even, kDenormal),
+                                          _mm512_fpclass_ps_mask(odd, kDenormal)))) {
       SameHalfTypeRun<Bf16>(g + i, s + i, o + i, kLanes16);
       continue;
     }
