@@ -27,7 +27,14 @@ ACLCPU_DEFINE_KERNELS_FOR_GRAD(Bf16)
 // instruction packs them as [even | odd], and one word permute, zeroing the
 // lanes outside the window, restores the element order.
 // Kernel alone, one core, 64K-1M elements: 55-56 -> 91-92 GB/s (0.82-0.95x the
-// ordinary-store roofline; PyTorch 25-27 GB/s).
+// ordinary-store roofline; PyTorch 25-27 GB/s) on Zen 4.
+// On an Intel Xeon with AVX-512 (Sapphire Rapids class) it is bound by its own
+// instructions at 64K: per 32 elements, 12 vector uops on the two ports that run
+// 512-bit work (the window test 2, splitting the grads 2, the multiplies 2, the
+// subnormal check 3, the narrowing 2, the permute 1) take ~6 cycles where the
+// L2 moves the 192 bytes in ~4 (the roofline loop): ~0.7x the roofline, and the
+// same on data in L1 (bench/README.md). The integer rounding, or a mantissa
+// table, costs as many uops; no exact formulation with fewer is known to us.
 #define ACLCPU_AVX512_BF16_ATTR __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,avx512bf16")))
 
 ACLCPU_AVX512_BF16_ATTR void SameBf16RunWithBf16Instructions(const uint16_t* g, const uint16_t* s, uint16_t* o,
