@@ -180,6 +180,24 @@ class Targets:
                               "Where aclcpu is near 1×, a target well above that ratio is out of reach on this "
                               "machine and one near it is decided by the machine's noise.")
 
+    def kernel_ceiling_notes(self, roofline_checks):
+        """For each dtype case with a 64K cell below 0.85× the roofline: the kernel alone at 1K elements
+        (a few KB, in L1, so the memory does not bound it) against the 64K roofline on one thread. Below
+        0.85× there, the kernel's own instructions cannot keep up with the L2 at 64K, whatever the memory
+        does."""
+        missed = {check[0].split("/")[0] for check in roofline_checks
+                  if "/64K " in check[0] and check[1] is not None and check[1] < 0.85}
+        for dtypes in sorted(missed):
+            small, mid = self.find(dtypes, "contig", 1 << 10), self.find(dtypes, "contig", 64 << 10)
+            kernel = gbps(self.cells, small, 1, "aclcpu_kernel") if small else None
+            roofline = gbps(self.cells, mid, 1, "roofline") if mid else None
+            if kernel and roofline:
+                self.lines.append(
+                    "- *%s at 64K, the kernel's own ceiling*: the kernel alone on %s (its data in L1, where the "
+                    "memory does not bound it) runs at %.1f GB/s, %.2f× the 64K roofline on one thread: below "
+                    "0.85× its instructions, not the memory, are the limit at 64K." % (
+                        dtypes, small["case"], kernel, kernel / roofline))
+
     def evaluate(self):
         M, K = 1 << 20, 1 << 10
         checks = []
@@ -202,6 +220,7 @@ class Targets:
                 checks.append(("%s %dT" % (case["case"], t), self.ratio(case, t, "roofline"), 0.85, False,
                                self.disturbed(case, t, "roofline")))
         self.check("contiguous 64K–1M (every dtype case) ≥ 0.85× ordinary-store roofline", checks)
+        self.kernel_ceiling_notes(checks)
         parts = []
         for case, t in self.in_cache("f16"):
             ceiling, roofline, api = (gbps(self.cells, case, t, impl)
@@ -363,8 +382,9 @@ of `self` inside the window), one implementation after the other:
 - **f16 conversions alone** (all-f16 contiguous cases): the roofline's loop and fork-join doing only
   what an exact f16 kernel cannot avoid — widen each grad element to float32 and narrow it back, with
   aclcpu's exact conversions (F16C on x86), XOR-ed with self so the bytes moved are the same. The
-  ceiling of any exact f16 kernel on this CPU: where the API is close to it but below 0.85× the
-  roofline, the conversions are the limit.
+  ceiling of any exact f16 kernel that converts: where the API is close to it but below 0.85× the
+  roofline, the conversions are the limit. (The `avx512_fp16` target's kernel computes in float16
+  lanes and converts nothing, so it can run above this.)
 - **PyTorch**: libtorch (Debian `libtorch-dev`) `at::hardsigmoid_backward_out` on `from_blob` tensors
   with the same views (the out= variant: the functional one allocates a new output every call).
 - **oneDNN**: 2.6 has no hardsigmoid; `eltwise_clip_v2` backward (α=-3, β=3, the same strict window)
