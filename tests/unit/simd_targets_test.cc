@@ -1,4 +1,4 @@
-// The SIMD target list: best first, each name unique and accepted back, and our
+// The SIMD target list: best first, each with a name of its own, and our
 // own x86 targets offered only on top of the ones they build on (each runs
 // Highway's AVX-512 code for everything it has no kernel of its own for).
 #include <algorithm>
