@@ -50,13 +50,24 @@ int64_t MaxIsaCap() {
   return 0;
 }
 
+#if ACLCPU_HAVE_AVX512_BF16_TARGET
+enum class CpuidRegister { kEax, kEbx, kEcx, kEdx };
+
+// Whether CPUID leaf `leaf`, sub-leaf `subleaf` sets `bit` of `reg`.
+bool CpuidBit(unsigned leaf, unsigned subleaf, CpuidRegister reg, int bit) {
+  unsigned registers[4] = {0, 0, 0, 0};
+  if (__get_cpuid_count(leaf, subleaf, &registers[0], &registers[1], &registers[2], &registers[3]) == 0) {
+    return false;
+  }
+  return ((registers[static_cast<int>(reg)] >> bit) & 1u) != 0;
+}
+#endif
+
 // Whether the CPU has AVX512_BF16 (CPUID leaf 7, sub-leaf 1, EAX bit 5). The
 // OS support for AVX-512 state is part of Highway's AVX3 check.
 bool CpuHasAvx512Bf16() {
 #if ACLCPU_HAVE_AVX512_BF16_TARGET
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) == 0) return false;
-  return (eax & (1u << 5)) != 0;
+  return CpuidBit(7, 1, CpuidRegister::kEax, 5);
 #else
   return false;
 #endif
@@ -65,9 +76,7 @@ bool CpuHasAvx512Bf16() {
 // Whether the CPU has AVX512_FP16 (CPUID leaf 7, sub-leaf 0, EDX bit 23).
 bool CpuHasAvx512Fp16() {
 #if ACLCPU_HAVE_AVX512_FP16_TARGET
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
-  return (edx & (1u << 23)) != 0;
+  return CpuidBit(7, 0, CpuidRegister::kEdx, 23);
 #else
   return false;
 #endif

@@ -8,6 +8,7 @@
 #include "hwy/highway.h"
 #include "ops/hardsigmoid_backward/kernel.h"
 #include "ops/hardsigmoid_backward/scalar_kernel.h"
+#include "ops/hardsigmoid_backward/simd_kernel.h"
 #include "ops/hardsigmoid_backward/simd/select_by_grad-inl.h"
 #include "simd/targets.h"
 
@@ -21,30 +22,6 @@ HardsigmoidBackwardRunFn SelectVectorKernel(aclDataType grad, aclDataType self, 
   return WithComputeType(grad, [&](auto g) { return SelectVectorKernelForGrad<decltype(g)>(self, promoted, out); });
 }
 
-#if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
-// The avx512_bf16 target's selector: its own all-bf16 kernel, AVX-512's for
-// the rest.
-HardsigmoidBackwardRunFn SelectVectorKernelWithBf16Instructions(aclDataType grad, aclDataType self,
-                                                                aclDataType promoted, aclDataType out) {
-  if (grad == ACL_BF16 && self == ACL_BF16 && promoted == ACL_BF16 && out == ACL_BF16) {
-    return &VectorRunWithBf16Instructions;
-  }
-  return SelectVectorKernel(grad, self, promoted, out);
-}
-#endif
-
-#if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_FP16_TARGET
-// The avx512_fp16 target's: its own all-f16 kernel, the avx512_bf16 target's
-// for the rest.
-HardsigmoidBackwardRunFn SelectVectorKernelWithFp16Instructions(aclDataType grad, aclDataType self,
-                                                                aclDataType promoted, aclDataType out) {
-  if (grad == ACL_FLOAT16 && self == ACL_FLOAT16 && promoted == ACL_FLOAT16 && out == ACL_FLOAT16) {
-    return &VectorRunWithFp16Instructions;
-  }
-  return SelectVectorKernelWithBf16Instructions(grad, self, promoted, out);
-}
-#endif
-
 HardsigmoidBackwardRunFn SelectStreamingKernel(aclDataType grad, aclDataType self, aclDataType promoted,
                                                aclDataType out) {
   return WithComputeType(grad,
@@ -52,25 +29,30 @@ HardsigmoidBackwardRunFn SelectStreamingKernel(aclDataType grad, aclDataType sel
 }
 
 #if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
-// The avx512_bf16 target's: its own all-bf16 kernel for the blocks.
-HardsigmoidBackwardRunFn SelectStreamingKernelWithBf16Instructions(aclDataType grad, aclDataType self,
-                                                                   aclDataType promoted, aclDataType out) {
-  if (grad == ACL_BF16 && self == ACL_BF16 && promoted == ACL_BF16 && out == ACL_BF16) {
-    return &StreamingRunWithBf16Instructions;
-  }
-  return SelectStreamingKernel(grad, self, promoted, out);
+// Our x86 targets (simd/targets.h) add a kernel of their own for launches whose
+// every dtype is kType, and take `kOthers`'s choice for the rest.
+template <aclDataType kType, HardsigmoidBackwardRunFn kOwn, VectorKernelSelector kOthers>
+HardsigmoidBackwardRunFn SelectOwnKernelForOneDtype(aclDataType grad, aclDataType self, aclDataType promoted,
+                                                    aclDataType out) {
+  if (grad == kType && self == kType && promoted == kType && out == kType) return kOwn;
+  return kOthers(grad, self, promoted, out);
 }
+
+// avx512_bf16: its all-bf16 kernel, AVX-512's for the rest.
+constexpr VectorKernelSelector kSelectVectorKernelWithBf16Instructions =
+    &SelectOwnKernelForOneDtype<ACL_BF16, &VectorRunWithBf16Instructions, &SelectVectorKernel>;
+constexpr VectorKernelSelector kSelectStreamingKernelWithBf16Instructions =
+    &SelectOwnKernelForOneDtype<ACL_BF16, &StreamingRunWithBf16Instructions, &SelectStreamingKernel>;
 #endif
 
 #if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_FP16_TARGET
-// The avx512_fp16 target's: its own all-f16 kernel for the blocks.
-HardsigmoidBackwardRunFn SelectStreamingKernelWithFp16Instructions(aclDataType grad, aclDataType self,
-                                                                   aclDataType promoted, aclDataType out) {
-  if (grad == ACL_FLOAT16 && self == ACL_FLOAT16 && promoted == ACL_FLOAT16 && out == ACL_FLOAT16) {
-    return &StreamingRunWithFp16Instructions;
-  }
-  return SelectStreamingKernelWithBf16Instructions(grad, self, promoted, out);
-}
+// avx512_fp16: its all-f16 kernel, avx512_bf16's choice for the rest.
+constexpr VectorKernelSelector kSelectVectorKernelWithFp16Instructions =
+    &SelectOwnKernelForOneDtype<ACL_FLOAT16, &VectorRunWithFp16Instructions,
+                                kSelectVectorKernelWithBf16Instructions>;
+constexpr VectorKernelSelector kSelectStreamingKernelWithFp16Instructions =
+    &SelectOwnKernelForOneDtype<ACL_FLOAT16, &StreamingRunWithFp16Instructions,
+                                kSelectStreamingKernelWithBf16Instructions>;
 #endif
 
 HardsigmoidBackwardTileFn SelectTileKernel(aclDataType grad, aclDataType self, aclDataType promoted,
@@ -96,18 +78,18 @@ namespace hardsigmoid_backward {
 // tests), so the table is ours.
 const TargetTable<VectorKernelSelector> kVectorKernelSelectors = {
 #if ACLCPU_HAVE_AVX512_FP16_TARGET
-    {kAvx512Fp16Target, &N_AVX3::SelectVectorKernelWithFp16Instructions},  // first: ForTarget's match
+    {kAvx512Fp16Target, N_AVX3::kSelectVectorKernelWithFp16Instructions},  // first: ForTarget's match
 #endif
 #if ACLCPU_HAVE_AVX512_BF16_TARGET
-    {kAvx512Bf16Target, &N_AVX3::SelectVectorKernelWithBf16Instructions},  // first: ForTarget's match
+    {kAvx512Bf16Target, N_AVX3::kSelectVectorKernelWithBf16Instructions},  // first: ForTarget's match
 #endif
     ACLCPU_FOR_EACH_COMPILED_TARGET(SelectVectorKernel)};
 const TargetTable<VectorKernelSelector> kStreamingKernelSelectors = {
 #if ACLCPU_HAVE_AVX512_FP16_TARGET
-    {kAvx512Fp16Target, &N_AVX3::SelectStreamingKernelWithFp16Instructions},  // first: ForTarget's match
+    {kAvx512Fp16Target, N_AVX3::kSelectStreamingKernelWithFp16Instructions},  // first: ForTarget's match
 #endif
 #if ACLCPU_HAVE_AVX512_BF16_TARGET
-    {kAvx512Bf16Target, &N_AVX3::SelectStreamingKernelWithBf16Instructions},  // first: ForTarget's match
+    {kAvx512Bf16Target, N_AVX3::kSelectStreamingKernelWithBf16Instructions},  // first: ForTarget's match
 #endif
     ACLCPU_FOR_EACH_COMPILED_TARGET(SelectStreamingKernel)};
 const TargetTable<TileKernelSelector> kTileKernelSelectors = {ACLCPU_FOR_EACH_COMPILED_TARGET(SelectTileKernel)};
