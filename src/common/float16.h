@@ -91,14 +91,20 @@ inline uint16_t FloatToHalf(float value) {
 // bfloat16 -> binary32: exact (bfloat16 is the top half of a binary32).
 inline float Bf16ToFloat(uint16_t bf16) { return BitsToFloat(static_cast<uint32_t>(bf16) << 16); }
 
+// The bits of a binary32 that is not a NaN, rounded to bfloat16: to nearest, ties
+// to even; overflow gives infinity. constexpr, for tables built at compile time.
+constexpr uint16_t NonNanFloatBitsToBf16(uint32_t bits) {
+  const uint32_t odd = (bits >> 16) & 1u;
+  return static_cast<uint16_t>((bits + 0x7FFFu + odd) >> 16);
+}
+
 // binary32 -> bfloat16, round to nearest, ties to even; overflow gives infinity.
 inline uint16_t FloatToBf16(float value) {
   const uint32_t bits = FloatBits(value);
   if ((bits & 0x7FFFFFFFu) > 0x7F800000u) {  // NaN: quiet it, keep sign and payload top
     return static_cast<uint16_t>((bits >> 16) | 0x0040u);
   }
-  const uint32_t odd = (bits >> 16) & 1u;
-  return static_cast<uint16_t>((bits + 0x7FFFu + odd) >> 16);
+  return NonNanFloatBitsToBf16(bits);
 }
 
 }  // namespace aclcpu

@@ -73,10 +73,11 @@ bool CpuHasAvx512Bf16() {
 #endif
 }
 
-// Whether the CPU has AVX512_FP16 (CPUID leaf 7, sub-leaf 0, EDX bit 23).
-bool CpuHasAvx512Fp16() {
+// Whether the CPU has AVX512_FP16 (CPUID leaf 7, sub-leaf 0, EDX bit 23) and
+// AVX512_VBMI (the same leaf, ECX bit 1), both used by the avx512_fp16 target.
+bool CpuHasAvx512Fp16AndVbmi() {
 #if ACLCPU_HAVE_AVX512_FP16_TARGET
-  return CpuidBit(7, 0, CpuidRegister::kEdx, 23);
+  return CpuidBit(7, 0, CpuidRegister::kEdx, 23) && CpuidBit(7, 0, CpuidRegister::kEcx, 1);
 #else
   return false;
 #endif
@@ -89,7 +90,7 @@ std::vector<int64_t> AvailableTargets() {
   int64_t available = hwy::SupportedTargets() & HWY_TARGETS;
   if ((available & HWY_AVX3) && CpuHasAvx512Bf16()) {
     available |= kAvx512Bf16Target;
-    if (CpuHasAvx512Fp16()) available |= kAvx512Fp16Target;
+    if (CpuHasAvx512Fp16AndVbmi()) available |= kAvx512Fp16Target;
   }
   for (int bit = 0; bit < 63; ++bit) {
     const int64_t target = int64_t{1} << bit;

@@ -41,11 +41,12 @@ namespace aclcpu {
 // unused on x86, just above (better than) AVX3_DL.
 constexpr int64_t kAvx512Bf16Target = int64_t{1} << 6;
 
-// And one above it: the avx512_bf16 target plus the AVX512_FP16 arithmetic
-// (Sapphire Rapids and later Xeons; every CPU with AVX512_FP16 so far also has
-// AVX512_BF16, and we require both). It adds an all-f16 kernel that computes in
-// float16 lanes (ops/hardsigmoid_backward/simd/grad_f16.cc); everything else is
-// the avx512_bf16 target's.
+// And one above it: the avx512_bf16 target plus the AVX512_FP16 arithmetic and
+// AVX512_VBMI's byte permutes (Sapphire Rapids and later Xeons; every CPU with
+// AVX512_FP16 so far also has the other two, and we require all three). It adds
+// an all-f16 kernel that computes in float16 lanes
+// (ops/hardsigmoid_backward/simd/grad_f16.cc) and an all-bf16 kernel that reads
+// the result off a table (grad_bf16.cc); everything else is AVX-512's.
 constexpr int64_t kAvx512Fp16Target = int64_t{1} << 5;
 
 // One compiled target's implementation of a function.

@@ -46,13 +46,13 @@ constexpr VectorKernelSelector kSelectStreamingKernelWithBf16Instructions =
 #endif
 
 #if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_FP16_TARGET
-// avx512_fp16: its all-f16 kernel, avx512_bf16's choice for the rest.
-constexpr VectorKernelSelector kSelectVectorKernelWithFp16Instructions =
-    &SelectOwnKernelForOneDtype<ACL_FLOAT16, &VectorRunWithFp16Instructions,
-                                kSelectVectorKernelWithBf16Instructions>;
-constexpr VectorKernelSelector kSelectStreamingKernelWithFp16Instructions =
-    &SelectOwnKernelForOneDtype<ACL_FLOAT16, &StreamingRunWithFp16Instructions,
-                                kSelectStreamingKernelWithBf16Instructions>;
+// avx512_fp16: its all-f16 and all-bf16 kernels, AVX-512's for the rest.
+constexpr VectorKernelSelector kSelectVectorKernelWithFp16Instructions = &SelectOwnKernelForOneDtype<
+    ACL_FLOAT16, &VectorRunWithFp16Instructions,
+    &SelectOwnKernelForOneDtype<ACL_BF16, &VectorRunWithMantissaTable, &SelectVectorKernel>>;
+constexpr VectorKernelSelector kSelectStreamingKernelWithFp16Instructions = &SelectOwnKernelForOneDtype<
+    ACL_FLOAT16, &StreamingRunWithFp16Instructions,
+    &SelectOwnKernelForOneDtype<ACL_BF16, &StreamingRunWithMantissaTable, &SelectStreamingKernel>>;
 #endif
 
 HardsigmoidBackwardTileFn SelectTileKernel(aclDataType grad, aclDataType self, aclDataType promoted,

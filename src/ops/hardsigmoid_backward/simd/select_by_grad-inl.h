@@ -46,6 +46,11 @@ void VectorRunWithFp16Instructions(const void* grad, int64_t grad_stride, const 
                                    void* out, int64_t out_stride, int64_t count);
 void StreamingRunWithFp16Instructions(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
                                       void* out, int64_t out_stride, int64_t count);
+// And its all-bf16 kernels (grad_bf16.cc).
+void VectorRunWithMantissaTable(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
+                                void* out, int64_t out_stride, int64_t count);
+void StreamingRunWithMantissaTable(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
+                                   void* out, int64_t out_stride, int64_t count);
 #endif
 
 }  // namespace HWY_NAMESPACE
