@@ -211,10 +211,10 @@ TEST(SimdKernelSameHalfType, EverySelfAndGradBitPatternMatchesScalar) {
 // with a special value to a slower exact path (the avx512_fp16 target's all-f16
 // kernel: subnormal or NaN results; its all-bf16 kernel: grads off its table;
 // the avx512_bf16 target's: subnormal results) must still be exact on the fast
-// path for every grad: each 16-bit pattern fills 64 consecutive lanes (a whole vector on
-// every target with vectors up to 1024 bits, so it meets only copies of
-// itself), with a self that is inside the window in some lanes and outside in
-// others.
+// path for every grad: each 16-bit pattern fills 64 consecutive lanes (a whole
+// vector on every target with vectors up to 1024 bits, so it meets only copies
+// of itself), with a self that is inside the window in some lanes and outside
+// in others.
 TEST(SimdKernelSameHalfType, EveryGradBitPatternFillingWholeVectorsMatchesScalar) {
   constexpr size_t kCopies = 64;
   const size_t count = (size_t{1} << 16) * kCopies;

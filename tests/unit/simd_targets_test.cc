@@ -12,6 +12,10 @@
 
 #include "simd/targets.h"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 namespace aclcpu {
 namespace {
 
@@ -43,6 +47,20 @@ TEST(SimdTargets, Avx512Fp16ComesOnlyWithAvx512Bf16AndAvx512) {
   }
   EXPECT_LT(kAvx512Fp16Target, kAvx512Bf16Target);
   EXPECT_LT(kAvx512Bf16Target, int64_t{HWY_AVX3_DL});
+}
+
+// Its all-f16 kernel needs AVX512_FP16 and its all-bf16 kernel AVX512_VBMI's
+// byte permute: CPUID leaf 7, sub-leaf 0, EDX bit 23 and ECX bit 1.
+TEST(SimdTargets, Avx512Fp16ComesOnlyOnCpusWithAvx512Fp16AndVbmi) {
+  if (!Has(AvailableTargets(), kAvx512Fp16Target)) GTEST_SKIP() << "no avx512_fp16 target here";
+#if defined(__x86_64__)
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  ASSERT_NE(__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx), 0);
+  EXPECT_TRUE((edx >> 23) & 1u) << "AVX512_FP16";
+  EXPECT_TRUE((ecx >> 1) & 1u) << "AVX512_VBMI";
+#else
+  ADD_FAILURE() << "an x86 target on a CPU that is not x86-64";
+#endif
 }
 
 TEST(SimdTargets, ChosenTargetIsTheBestAvailableWithoutACap) {

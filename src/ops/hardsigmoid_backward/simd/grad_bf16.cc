@@ -111,8 +111,9 @@ void StreamingRunWithBf16Instructions(const void* grad, int64_t grad_stride, con
 // SameHalfTypeRun. +0 stays: both subtractions saturate at 0, the reference's
 // +0 * (1/6). VFPCLASS ignores MXCSR.DAZ (checked), and the table does not
 // depend on the rounding mode at run time.
-// The lookup is VPERMI2B on each word's low byte (it reads 7 index bits: m
-// exactly, the exponent's lowest bit is ignored), zeroing the high bytes.
+// The lookup is a two-register byte permute (VPERMT2B) indexed by each word's
+// low byte, of which it reads 7 bits: m exactly, without the exponent's lowest
+// bit; the high bytes are zeroed.
 // Why: on a Sapphire Rapids class Xeon VCVTNE2PS2BF16 costs ~4 vector uops
 // (measured: one per ~2.1 cycles), so the avx512_bf16 kernel issues ~15 per 32
 // elements; this one 8 (the window 2, the category test 1 and its KORTEST 1,
