@@ -6,8 +6,8 @@
 #      example with the plain toolchain against the install tree, which cannot load
 #      ASan-instrumented libraries (ASan must come first in the link order).
 #   2. TSan (GCC, -O1): the runtime suite, the phase-2/executor suite, the executor
-#      fuzz corpus, the fault-injection walks and the stress test (at a quarter of
-#      its iterations).
+#      fuzz corpus, the fault-injection walks, the worker pool's tests and the
+#      stress test (at a quarter of its iterations).
 # Build directories: $ACLCPU_ASAN_BUILD_DIR (default build-asan/) and
 # $ACLCPU_TSAN_BUILD_DIR (default build-tsan/), both under the source tree.
 set -euo pipefail
@@ -48,13 +48,14 @@ cmake -S "${root}" -B "${tsan}" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DACLCPU_HWY_DISABLED_TARGETS="SSSE3;SSE4;AVX2" -DACLCPU_FUZZ_REPLAY_RANDOM=300 >/dev/null
 step "TSan build"
 cmake --build "${tsan}" -j"${jobs}" --target runtime_tests api_phase2_test stress_test fuzz_executor_sequence_replay \
-  fault_injection_test
+  fault_injection_test thread_pool_test
 step "TSan tests"
 # halt_on_error: the first race fails the test; second_deadlock_stack for lock-order reports.
 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:history_size=4" \
 ACLCPU_STRESS_SCALE=0.25 \
   ctest --test-dir "${tsan}" -j"${jobs}" --output-on-failure --timeout 900 \
-    -R '^(runtime\.|api\.Phase2|stress\.|Fuzz\.replay\.executor_sequence|fault\.FaultInjection\.)' || tsan_failed=1
+    -R '^(runtime\.|api\.Phase2|stress\.|Fuzz\.replay\.executor_sequence|fault\.FaultInjection\.|ThreadPool\.)' \
+    || tsan_failed=1
 step "sanitizers done"
 [ "${asan_failed}" = 0 ] || echo "sanitizers: the ASan+UBSan suite failed (see above)"
 [ "${tsan_failed}" = 0 ] || echo "sanitizers: the TSan suite failed (see above)"

@@ -47,13 +47,23 @@ ThreadPool::ThreadPool(int num_threads) {
 }
 
 ThreadPool::~ThreadPool() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
-    generation_.fetch_add(1, std::memory_order_release);
-  }
-  wake_.notify_all();
+  stopping_.store(true, std::memory_order_relaxed);
+  Publish(0);  // a generation no worker takes part in; each sees stopping_
   for (std::thread& worker : workers_) worker.join();
+}
+
+void ThreadPool::Publish(int threads) {
+  const uint64_t counter = job_.generation.load(std::memory_order_relaxed) >> kThreadsBits;
+  // Sequentially consistent, with the load of sleepers_ after it: a worker
+  // counts itself a sleeper before its last look at the generation (WorkerLoop),
+  // so either it sees this job or this sees it and wakes it.
+  job_.generation.store((counter + 1) << kThreadsBits | static_cast<uint64_t>(threads), std::memory_order_seq_cst);
+  if (sleepers_.load(std::memory_order_seq_cst) > 0) {
+    // Taking the mutex orders this after a sleeper's check of the generation
+    // (made holding it), so the notification cannot fall before its wait.
+    std::lock_guard<std::mutex> lock(mutex_);
+    wake_.notify_all();
+  }
 }
 
 void ThreadPool::RunErased(int parts, PartFn fn, const void* context) {
@@ -65,47 +75,45 @@ void ThreadPool::RunErased(int parts, PartFn fn, const void* context) {
     for (int i = 0; i < parts; ++i) fn(context, i);
     return;
   }
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    job_fn_ = fn;
-    job_context_ = context;
-    job_parts_ = parts;
-    job_threads_ = threads;
-    parts_left_.store(threads - 1, std::memory_order_relaxed);
-    generation_.fetch_add(1, std::memory_order_release);
-  }
-  wake_.notify_all();
+  // The workers of the previous job are done with these (this thread saw each
+  // count its job done after reading them).
+  job_.fn = fn;
+  job_.context = context;
+  job_.parts = parts;
+  finishes_awaited_ += static_cast<uint64_t>(threads - 1);
+  Publish(threads);
   for (int i = 0; i < parts; i += threads) fn(context, i);
   // The other parts are short (a launch split in equal pieces): spin.
-  while (parts_left_.load(std::memory_order_acquire) != 0) CpuRelax();
+  while (worker_finishes_.load(std::memory_order_acquire) != finishes_awaited_) CpuRelax();
 }
 
 void ThreadPool::WorkerLoop(int worker_index) {
   uint64_t seen = 0;
   for (;;) {
     // Spin for a while, then sleep until the generation moves.
-    const auto job_published = [&] { return generation_.load(std::memory_order_acquire) != seen; };
+    uint64_t generation = seen;
+    const auto job_published = [&] {
+      generation = job_.generation.load(std::memory_order_seq_cst);
+      return generation != seen;
+    };
     if (!SpinUntil(job_published)) {
       std::unique_lock<std::mutex> lock(mutex_);
+      sleepers_.fetch_add(1, std::memory_order_seq_cst);
       wake_.wait(lock, job_published);
+      sleepers_.fetch_sub(1, std::memory_order_relaxed);
     }
-    PartFn fn;
-    const void* context;
-    int parts;
-    int threads;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (stopping_) return;
-      seen = generation_.load(std::memory_order_acquire);
-      fn = job_fn_;
-      context = job_context_;
-      parts = job_parts_;
-      threads = job_threads_;
-    }
-    if (worker_index < threads) {
-      for (int i = worker_index; i < parts; i += threads) fn(context, i);
-      parts_left_.fetch_sub(1, std::memory_order_acq_rel);
-    }
+    seen = generation;
+    if (stopping_.load(std::memory_order_relaxed)) return;
+    const int threads = static_cast<int>(generation & kThreadsMask);
+    if (worker_index >= threads) continue;  // no part of this job is ours
+    // This worker takes part, so the caller leaves the job alone until it is
+    // counted done below; the load above (seq_cst, so also acquire) saw the
+    // store that published it, so the fields are this job's.
+    const PartFn fn = job_.fn;
+    const void* const context = job_.context;
+    const int parts = job_.parts;
+    for (int i = worker_index; i < parts; i += threads) fn(context, i);
+    worker_finishes_.fetch_add(1, std::memory_order_acq_rel);
   }
 }
 

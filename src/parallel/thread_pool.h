@@ -5,6 +5,15 @@
 // ACLCPU_NUM_THREADS sets the thread count (default: every core). Workers spin
 // briefly after each job before sleeping, because launches tend to come in bursts
 // and a futex wake-up costs as much as a small launch.
+//
+// A job is handed over without a lock while workers spin: the caller writes it
+// and publishes it with one store, a spinning worker reads it after one load,
+// and the mutex is taken only to wake sleeping workers. Every cache line the
+// two sides pass back and forth lies on the path of a split launch. Measured
+// on a 2-core Xeon VM, medians: an empty two-part job ~690 ns when the job was
+// handed over under the mutex, ~570 ns without (an OpenMP parallel region
+// ~800 ns); through the API on 2 threads, 64K elements (three alternating
+// runs of 15): all-bf16 2.70 -> 2.48 us, float32 4.23 -> 4.01 us.
 #ifndef ACLCPU_PARALLEL_THREAD_POOL_H_
 #define ACLCPU_PARALLEL_THREAD_POOL_H_
 
@@ -48,20 +57,44 @@ class ThreadPool {
   using PartFn = void (*)(const void* context, int index);
   void RunErased(int parts, PartFn fn, const void* context);
   void WorkerLoop(int worker_index);
+  // Publishes the job written in job_, taken by this many threads (the caller
+  // included), as the next generation, and wakes sleeping workers.
+  void Publish(int threads);
+
+  // The low bits of a job's generation: the threads taking parts of the current job, so
+  // that a worker learns whether it takes part from the load that tells it a
+  // job is there. Workers that take no part never read the job's fields (the
+  // caller may already be writing the next job's).
+  static constexpr uint64_t kThreadsBits = 16;
+  static constexpr uint64_t kThreadsMask = (uint64_t{1} << kThreadsBits) - 1;
 
   std::vector<std::thread> workers_;
   std::mutex run_mutex_;  // one job at a time
+  // What worker_finishes_ reaches when the current job is done; the caller's
+  // (under run_mutex_), so away from the lines the workers touch.
+  uint64_t finishes_awaited_ = 0;
 
-  // The current job, published by bumping generation_.
-  std::mutex mutex_;
+  // The current job: written by the caller holding run_mutex_ before it
+  // publishes the job (by storing its generation), read by the workers taking
+  // part, which the caller waits for before it writes the next. One cache line.
+  struct alignas(64) Job {
+    std::atomic<uint64_t> generation{0};  // counter << kThreadsBits | threads
+    PartFn fn = nullptr;
+    const void* context = nullptr;
+    int parts = 0;
+  };
+  Job job_;
+  // How many times a worker has finished its share of a job, over the pool's
+  // life: only workers write it (so it is on a line of its own); the caller
+  // waits for the count its job brings it to, and so never has to fetch the
+  // line to reset a count before publishing the next job.
+  alignas(64) std::atomic<uint64_t> worker_finishes_{0};
+
+  // For sleeping workers only (the fast path never touches them).
+  alignas(64) std::mutex mutex_;
   std::condition_variable wake_;
-  std::atomic<uint64_t> generation_{0};
-  PartFn job_fn_ = nullptr;
-  const void* job_context_ = nullptr;
-  int job_parts_ = 0;
-  int job_threads_ = 0;  // threads taking parts, the caller included
-  std::atomic<int> parts_left_{0};
-  bool stopping_ = false;
+  std::atomic<int> sleepers_{0};  // workers in (or about to enter) wake_.wait
+  std::atomic<bool> stopping_{false};
 };
 
 }  // namespace aclcpu

@@ -1,6 +1,9 @@
 // The worker pool: every part runs exactly once, on distinct threads when the
 // pool is free, and everything on the caller when another job holds the pool.
+// Jobs are handed to workers without a lock (thread_pool.h); this binary also
+// runs under ThreadSanitizer (scripts/ci/10-sanitizers.sh).
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -44,6 +47,43 @@ TEST(ThreadPool, MorePartsThanThreadsEachRunExactlyOnce) {
     std::vector<std::atomic<int>> calls(5);
     pool.Run(5, [&](int part) { calls[part].fetch_add(1); });
     for (auto& count : calls) ASSERT_EQ(count.load(), 1) << "round " << round;
+  }
+}
+
+// Workers beyond a job's part count take no part in it, and do not run parts
+// of the next job twice or of this one late.
+TEST(ThreadPool, JobWithFewerPartsThanThreadsRunsOnThatManyThreads) {
+  ThreadPool pool(4);
+  for (int round = 0; round < 500; ++round) {
+    std::mutex mutex;
+    std::set<std::thread::id> threads;
+    std::vector<std::atomic<int>> calls(2);
+    pool.Run(2, [&](int part) {
+      calls[part].fetch_add(1);
+      std::lock_guard<std::mutex> lock(mutex);
+      threads.insert(std::this_thread::get_id());
+    });
+    for (auto& count : calls) ASSERT_EQ(count.load(), 1) << "round " << round;
+    ASSERT_EQ(threads.size(), 2u) << "round " << round;
+  }
+}
+
+// Idle workers spin for a while and then sleep; the next job wakes them and
+// still runs its parts on them.
+TEST(ThreadPool, JobAfterWorkersFellAsleepRunsOnWorkers) {
+  ThreadPool pool(3);
+  for (int round = 0; round < 5; ++round) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // well past the spin (spin_wait.h)
+    std::mutex mutex;
+    std::set<std::thread::id> threads;
+    std::vector<std::atomic<int>> calls(3);
+    pool.Run(3, [&](int part) {
+      calls[part].fetch_add(1);
+      std::lock_guard<std::mutex> lock(mutex);
+      threads.insert(std::this_thread::get_id());
+    });
+    for (auto& count : calls) ASSERT_EQ(count.load(), 1) << "round " << round;
+    EXPECT_EQ(threads.size(), 3u) << "round " << round;
   }
 }
 
