@@ -199,7 +199,7 @@ class Targets:
                     "memory does not bound it) runs at %.1f GB/s, %.2f× the 64K roofline on one thread: %s" % (
                         dtypes, small["case"], kernel, kernel / roofline,
                         "its instructions, not the memory, are the limit at 64K." if bound else
-                        "its instructions alone would allow 0.85×."))
+                        "its instructions alone would allow 0.85× or more."))
             kernel_mid, api_mid = gbps(self.cells, mid, 1, "aclcpu_kernel"), gbps(self.cells, mid, 1, "aclcpu_api")
             if not bound and kernel_mid and api_mid:
                 line += (" At 64K the kernel alone reaches %.2f× the roofline (its loads and stores meeting the "
