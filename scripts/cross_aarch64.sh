@@ -15,8 +15,8 @@
 # `isa=` of ACLCPU_VERBOSE's plans). On the neon and sve2 CPUs also the
 # load-by-name program against an install of the cross build; on the sve2 CPU
 # also numerics and layouts capped to plain SVE (ACLCPU_MAX_ISA=sve), the
-# runtime and meta/validation/phase-2 API suites; and the exported symbols of the
-# aarch64 libraries against the committed lists.
+# runtime, worker pool and meta/validation/phase-2 API suites; and the exported
+# symbols of the aarch64 libraries against the committed lists.
 #
 # Not run emulated: the death tests (three in the runtime suite, one in the
 # phase-2 suite: gtest re-executes the test binary, which the host kernel cannot
@@ -56,7 +56,7 @@ cmake -S "${root}" -B "${build}" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_TOOLCHAIN_FILE="${root}/cmake/aarch64-linux-gnu.toolchain.cmake" >/dev/null
 # Only what runs below: other suites (sanitizer, fuzz, stress builds...) are
 # not run emulated, so they are not built either.
-cmake --build "${build}" -j2 --target ascendcl nnopbase opapi aclcpu_unit_tests \
+cmake --build "${build}" -j2 --target ascendcl nnopbase opapi aclcpu_unit_tests thread_pool_test \
   numerics_test layouts_test opsnn_cases_test runtime_tests \
   api_meta_api_test api_validation_test api_phase2_test aclcpu_load_by_name
 echo "aarch64: cross build took $(( $(date +%s) - start )) s"
@@ -142,6 +142,7 @@ run_load_by_name sve2
 death_tests="Device.CountOutsideOneToSixtyFourFallsBackToOne:RecentErrMsg.VerbosePrintsEachMessageOnStderr"
 death_tests+=":SocName.UnknownSocIsNullWithMessageListingKnownNames"
 run_gtest sve2 tests/runtime/runtime_tests "--gtest_filter=-${death_tests}"
+run_gtest sve2 tests/unit/thread_pool_test
 for suite in meta_api validation; do run_gtest sve2 "tests/api/api_${suite}_test"; done
 run_gtest sve2 tests/api/api_phase2_test "--gtest_filter=-Phase2.VerboseLogsEachPlansDtypesShapePathTargetAndThreads"
 

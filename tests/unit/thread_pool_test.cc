@@ -50,21 +50,32 @@ TEST(ThreadPool, MorePartsThanThreadsEachRunExactlyOnce) {
   }
 }
 
+// What one job did: how often each part ran, and on which threads.
+struct JobRecord {
+  std::vector<int> calls_per_part;
+  std::set<std::thread::id> threads;
+};
+
+JobRecord RunRecordedJob(ThreadPool& pool, int parts) {
+  std::mutex mutex;
+  JobRecord record;
+  record.calls_per_part.assign(parts, 0);
+  pool.Run(parts, [&](int part) {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++record.calls_per_part[part];
+    record.threads.insert(std::this_thread::get_id());
+  });
+  return record;
+}
+
 // Workers beyond a job's part count take no part in it, and do not run parts
 // of the next job twice or of this one late.
 TEST(ThreadPool, JobWithFewerPartsThanThreadsRunsOnThatManyThreads) {
   ThreadPool pool(4);
   for (int round = 0; round < 500; ++round) {
-    std::mutex mutex;
-    std::set<std::thread::id> threads;
-    std::vector<std::atomic<int>> calls(2);
-    pool.Run(2, [&](int part) {
-      calls[part].fetch_add(1);
-      std::lock_guard<std::mutex> lock(mutex);
-      threads.insert(std::this_thread::get_id());
-    });
-    for (auto& count : calls) ASSERT_EQ(count.load(), 1) << "round " << round;
-    ASSERT_EQ(threads.size(), 2u) << "round " << round;
+    const JobRecord record = RunRecordedJob(pool, 2);
+    ASSERT_EQ(record.calls_per_part, std::vector<int>(2, 1)) << "round " << round;
+    ASSERT_EQ(record.threads.size(), 2u) << "round " << round;
   }
 }
 
@@ -74,16 +85,9 @@ TEST(ThreadPool, JobAfterWorkersFellAsleepRunsOnWorkers) {
   ThreadPool pool(3);
   for (int round = 0; round < 5; ++round) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));  // well past the spin (spin_wait.h)
-    std::mutex mutex;
-    std::set<std::thread::id> threads;
-    std::vector<std::atomic<int>> calls(3);
-    pool.Run(3, [&](int part) {
-      calls[part].fetch_add(1);
-      std::lock_guard<std::mutex> lock(mutex);
-      threads.insert(std::this_thread::get_id());
-    });
-    for (auto& count : calls) ASSERT_EQ(count.load(), 1) << "round " << round;
-    EXPECT_EQ(threads.size(), 3u) << "round " << round;
+    const JobRecord record = RunRecordedJob(pool, 3);
+    ASSERT_EQ(record.calls_per_part, std::vector<int>(3, 1)) << "round " << round;
+    EXPECT_EQ(record.threads.size(), 3u) << "round " << round;
   }
 }
 
