@@ -61,7 +61,7 @@ class ThreadPool {
   // included), as the next generation, and wakes sleeping workers.
   void Publish(int threads);
 
-  // The low bits of a job's generation: the threads taking parts of the current job, so
+  // The low bits of a job's generation: the threads taking parts of it, so
   // that a worker learns whether it takes part from the load that tells it a
   // job is there. Workers that take no part never read the job's fields (the
   // caller may already be writing the next job's).

@@ -68,8 +68,9 @@ JobRecord RunRecordedJob(ThreadPool& pool, int parts) {
   return record;
 }
 
-// Workers beyond a job's part count take no part in it, and do not run parts
-// of the next job twice or of this one late.
+// Workers beyond a job's part count take no part in it: each part runs once,
+// on as many threads as there are parts (thread_pool.h: those workers never
+// read the job, which TSan checks).
 TEST(ThreadPool, JobWithFewerPartsThanThreadsRunsOnThatManyThreads) {
   ThreadPool pool(4);
   for (int round = 0; round < 500; ++round) {
