@@ -47,8 +47,7 @@ ThreadPool::ThreadPool(int num_threads) {
 }
 
 ThreadPool::~ThreadPool() {
-  stopping_.store(true, std::memory_order_relaxed);
-  Publish(0);  // a generation no worker takes part in; each sees stopping_
+  Publish(0);  // a generation no thread takes part in: the workers return
   for (std::thread& worker : workers_) worker.join();
 }
 
@@ -103,8 +102,8 @@ void ThreadPool::WorkerLoop(int worker_index) {
       sleepers_.fetch_sub(1, std::memory_order_relaxed);
     }
     seen = generation;
-    if (stopping_.load(std::memory_order_relaxed)) return;
     const int threads = static_cast<int>(generation & kThreadsMask);
+    if (threads == 0) return;               // the destructor's (jobs have 2 or more)
     if (worker_index >= threads) continue;  // no part of this job is ours
     // This worker takes part, so the caller leaves the job alone until it is
     // counted done below; the load above (seq_cst, so also acquire) saw the

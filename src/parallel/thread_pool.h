@@ -64,7 +64,7 @@ class ThreadPool {
   // The low bits of a job's generation: the threads taking parts of it, so
   // that a worker learns whether it takes part from the load that tells it a
   // job is there. Workers that take no part never read the job's fields (the
-  // caller may already be writing the next job's).
+  // caller may already be writing the next job's). 0 threads: stop.
   static constexpr uint64_t kThreadsBits = 16;
   static constexpr uint64_t kThreadsMask = (uint64_t{1} << kThreadsBits) - 1;
 
@@ -94,7 +94,6 @@ class ThreadPool {
   alignas(64) std::mutex mutex_;
   std::condition_variable wake_;
   std::atomic<int> sleepers_{0};  // workers in (or about to enter) wake_.wait
-  std::atomic<bool> stopping_{false};
 };
 
 }  // namespace aclcpu
