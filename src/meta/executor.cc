@@ -48,15 +48,25 @@ aclnnStatus WithLive(aclOpExecutor* executor, const char* api, Action action) {
   return status;
 }
 
-// Strict mode: the workspace must be at least what phase 1 asked for and lie in
-// live device memory, as the NPU's kernels would write all of it.
-aclnnStatus CheckWorkspace(const aclOpExecutor& e, void* workspace, uint64_t workspace_size) {
+// The workspace must hold what phase 1 asked for (the launch writes all of it),
+// in every mode: a cheap check, and the launch would otherwise write past it.
+aclnnStatus CheckWorkspaceSize(const aclOpExecutor& e, void* workspace, uint64_t workspace_size) {
   if (workspace_size < e.workspace_size) {
     return ReportError(ACLNN_ERR_PARAM_INVALID,
                        "%s: workspaceSize (%llu) is smaller than the %llu bytes phase 1 asked for.", e.op_name,
                        static_cast<unsigned long long>(workspace_size),
                        static_cast<unsigned long long>(e.workspace_size));
   }
+  if (workspace_size > 0 && workspace == nullptr) {
+    return ReportError(ACLNN_ERR_PARAM_NULLPTR, "%s: workspace is null but workspaceSize is %llu.", e.op_name,
+                       static_cast<unsigned long long>(workspace_size));
+  }
+  return ACLNN_SUCCESS;
+}
+
+// Strict mode: the workspace must lie in live device memory, as the NPU's
+// kernels would write all of it.
+aclnnStatus CheckWorkspaceMemory(const aclOpExecutor& e, void* workspace, uint64_t workspace_size) {
   if (workspace == nullptr || workspace_size == 0) return ACLNN_SUCCESS;
   DeviceRange allocation{};
   const DeviceAddressState state = Runtime().find_allocation(workspace, &allocation);
@@ -92,13 +102,8 @@ aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor*
   const char* reason = nullptr;
   if (!slots.Acquire(executor, &reason)) return RefuseNotLive(executor, "Phase 2", reason);
   std::unique_ptr<Task> task;
-  aclnnStatus status = ACLNN_SUCCESS;
-  if (workspace_size > 0 && workspace == nullptr) {
-    status = ReportError(ACLNN_ERR_PARAM_NULLPTR, "%s: workspace is null but workspaceSize is %llu.",
-                         executor->op_name, static_cast<unsigned long long>(workspace_size));
-  } else if (StrictMode()) {
-    status = CheckWorkspace(*executor, workspace, workspace_size);
-  }
+  aclnnStatus status = CheckWorkspaceSize(*executor, workspace, workspace_size);
+  if (status == ACLNN_SUCCESS && StrictMode()) status = CheckWorkspaceMemory(*executor, workspace, workspace_size);
   bool ran = false;
   if (status == ACLNN_SUCCESS && !StrictMode()) status = executor->RunIfIdle(workspace, stream, &ran);
   if (status == ACLNN_SUCCESS && !ran) status = executor->MakeLaunch(workspace, &task);

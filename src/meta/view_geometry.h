@@ -37,6 +37,10 @@ struct ViewGeometry {
   // Dense, outermost dim first: each stride (size-1 dims aside) is the product
   // of the sizes after it.
   bool row_major = false;
+  // No two elements of the view lie at the same memory location, by the rule of
+  // ElementsProvablyDistinct (a sufficient condition). Operators refuse to write
+  // through a view without it. Always true for a row-major or empty view.
+  bool elements_distinct = true;
   int64_t elements = 0;          // the view's element count (0 when empty)
   int64_t last_index = 0;        // element index of the view's last element (the offset when empty)
   int64_t storage_elements = 0;  // the storage shape's element count, -1 without a storage shape
@@ -44,6 +48,40 @@ struct ViewGeometry {
   int64_t offset_bytes = 0;
   int64_t extent_bytes = 0;  // from the data address to one past the last byte the view touches
 };
+
+// True if no two indices of the view (sizes and strides, non-negative, rank <=
+// 8, extent known not to overflow) can reach the same element. Exact detection
+// is a knapsack problem, so this is a sufficient rule, as PyTorch's
+// has_internal_overlap is: with the dims of size > 1 ordered by stride, each
+// stride must exceed the largest offset all the dims before it reach together.
+// A zero stride, or strides that let two indices meet, fail it; so do some
+// exotic interleaved views that never meet (e.g. sizes {2, 2}, strides {3, 2}:
+// offsets 0, 2, 3, 5), which is the price of a check that costs a sort of at most
+// eight dims.
+inline bool ElementsProvablyDistinct(const int64_t* sizes, const int64_t* strides, size_t rank) {
+  // Operators refuse more than 8 dims before asking; such a view is simply not
+  // proven distinct here.
+  if (rank > 8) return false;
+  int64_t sorted_strides[8];
+  int64_t sorted_sizes[8];
+  size_t count = 0;
+  for (size_t dim = 0; dim < rank; ++dim) {
+    if (sizes[dim] <= 1) continue;  // a dim of one index never makes two indices meet
+    size_t at = count++;
+    for (; at > 0 && sorted_strides[at - 1] > strides[dim]; --at) {
+      sorted_strides[at] = sorted_strides[at - 1];
+      sorted_sizes[at] = sorted_sizes[at - 1];
+    }
+    sorted_strides[at] = strides[dim];
+    sorted_sizes[at] = sizes[dim];
+  }
+  int64_t reach = 0;  // the largest offset the dims so far reach together
+  for (size_t i = 0; i < count; ++i) {
+    if (sorted_strides[i] <= reach) return false;
+    reach += (sorted_sizes[i] - 1) * sorted_strides[i];  // bounded by the view's extent: no overflow
+  }
+  return true;
+}
 
 // All arithmetic is overflow-checked: shapes come from the caller and may be
 // absurd. Fields after the problem found keep their defaults.
@@ -88,6 +126,7 @@ inline ViewGeometry MeasureViewGeometry(const int64_t* sizes, const int64_t* str
     }
     geometry.row_major = row_major;
     geometry.elements = elements;
+    geometry.elements_distinct = row_major || ElementsProvablyDistinct(sizes, strides, rank);
     // The view must lie inside the storage shape (when one was given): CANN
     // documents the storage as what the data address points to, so reading or
     // writing beyond it touches someone else's memory.

@@ -7,8 +7,9 @@
 // on a view that fits the memory behind it, phase 2 runs with every operand's
 // storage between PROT_NONE guard pages (out's storage ends or starts right at a
 // guard page, chosen by the input), and the harness checks that
-//   - every element of out's view is the reference value (NaN as a class; where
-//     out's view aliases itself, any of the values written there),
+//   - every element of out's view is the reference value (NaN as a class); an
+//     out view whose elements may share memory is refused in phase 1 (README
+//     "Aliasing"), and one that was accepted must indeed have distinct elements,
 //   - no byte of out's storage outside the view changed.
 // A view reaching past the storage shape given to aclCreateTensor must be refused
 // with 161002 (ACLCPU_FUZZ_STORAGE_CHECK=0 tolerates a library without that
@@ -114,6 +115,23 @@ size_t LibraryItemSize(int dtype) {  // aclDataTypeSize, as the library measures
   return size;
 }
 
+// The README's rule for a written view ("Aliasing"): take the dims of more than
+// one index by increasing stride; each stride must exceed the sum of
+// (size - 1) * stride over the dims taken before it.
+bool OutPassesDistinctElementsRule(const View& view) {
+  std::vector<std::pair<int64_t, int64_t>> stride_size;
+  for (size_t d = 0; d < view.dims.size(); ++d) {
+    if (view.dims[d] > 1) stride_size.emplace_back(view.strides[d], view.dims[d]);
+  }
+  std::sort(stride_size.begin(), stride_size.end());
+  int64_t reach = 0;
+  for (const auto& [stride, size] : stride_size) {
+    if (stride <= reach) return false;
+    reach += (size - 1) * stride;
+  }
+  return true;
+}
+
 Expectation Expect(const Operand* ops, const bool null_tensor[3], bool null_workspace_size, bool null_executor) {
   Expectation e;
   if (null_workspace_size || null_executor) return {ACLNN_ERR_PARAM_NULLPTR};
@@ -153,6 +171,7 @@ Expectation Expect(const Operand* ops, const bool null_tensor[3], bool null_work
     e.out_of_storage = true;
   }
   if (!IsWritableOutDtype(ops[kOut].dtype)) return {ACLNN_ERR_INNER_NULLPTR};
+  if (!OutPassesDistinctElementsRule(ops[kOut].view)) return {ACLNN_ERR_PARAM_INVALID};
   return e;
 }
 
@@ -195,6 +214,8 @@ void CheckOut(const Operand* ops) {
       }
       continue;
     }
+    FUZZ_CHECK(it->second.size() == 1, "out storage element %lld is written by %zu view positions of an accepted "
+               "view; %s", static_cast<long long>(e), it->second.size(), Describe(ops).c_str());
     bool matched = false;
     for (const auto& expected : it->second) matched = matched || SameElement(actual, expected.data(), out.dtype);
     FUZZ_CHECK(matched, "out storage element %lld holds a wrong value; %s", static_cast<long long>(e),

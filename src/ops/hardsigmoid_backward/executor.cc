@@ -43,9 +43,21 @@ std::atomic<void*> g_spare_launch_memory{nullptr};
 // the queued launch and the run straight from the executor.
 class PlanRunner {
  public:
-  PlanRunner(const Plan& plan, char* const* view_starts) : plan_(plan), view_starts_(view_starts) {}
+  // `workspace`: host address of the launch's workspace when the plan stages
+  // inputs (staged plans exist outside strict mode only, where device memory is
+  // host memory), else nullptr.
+  PlanRunner(const Plan& plan, char* const* view_starts, char* workspace)
+      : plan_(plan), view_starts_(view_starts), workspace_(workspace) {}
 
   void Run() const {
+    if (workspace_ != nullptr) {
+      // An input overlaps out other than in place: it is copied first, once, so
+      // no thread reads an element another already overwrote.
+      char* starts[kNumOperands] = {view_starts_[kOut], view_starts_[kGrad], view_starts_[kSelf]};
+      plan_.staging.CopyIn(workspace_, plan_.span_bytes, kNumOperands, starts);
+      PlanRunner(plan_, starts, nullptr).Run();
+      return;
+    }
     if (plan_.flat && plan_.parts <= 1) {
       // One dense run (most launches): no iterator needed.
       plan_.kernel(view_starts_[kGrad], 1, view_starts_[kSelf], 1, view_starts_[kOut], 1, plan_.elements);
@@ -98,6 +110,7 @@ class PlanRunner {
 
   const Plan& plan_;
   char* const* view_starts_;  // host address of each view's element at index 0
+  char* const workspace_;
 };
 
 // The work a launch queues on a stream: a copy of the plan and the translated
@@ -118,14 +131,15 @@ class Launch final : public Task {
     }
   }
 
-  Launch(const Plan& plan, char* const view_starts[kNumOperands], void* const device[kNumOperands]) : plan_(plan) {
+  Launch(const Plan& plan, char* const view_starts[kNumOperands], void* const device[kNumOperands], char* workspace)
+      : plan_(plan), workspace_(workspace) {
     for (int op = 0; op < kNumOperands; ++op) {
       view_starts_[op] = view_starts[op];
       device_[op] = device[op];
     }
   }
 
-  void Run() override { PlanRunner(plan_, view_starts_).Run(); }
+  void Run() override { PlanRunner(plan_, view_starts_, workspace_).Run(); }
   const char* Name() const override { return kPhase2Name; }
   bool RunsWhereSubmitted() const override { return true; }
   bool IsTiny() const override { return plan_.runs_inline; }
@@ -142,7 +156,13 @@ class Launch final : public Task {
   const Plan plan_;
   char* view_starts_[kNumOperands];  // host address of each view's element at index 0
   void* device_[kNumOperands];       // each operand's data address, as the user bound it
+  char* workspace_;                  // for staged inputs (PlanRunner), else nullptr
 };
+
+// The workspace PlanRunner copies staged inputs into, or nullptr.
+char* StagingWorkspace(const Plan& plan, void* workspace) {
+  return plan.staging.any() ? static_cast<char*>(workspace) : nullptr;
+}
 
 // run_if_idle's callback: `context` is a PlanRunner.
 void RunPlanRunner(const void* context) { static_cast<const PlanRunner*>(context)->Run(); }
@@ -166,7 +186,7 @@ aclnnStatus Executor::ViewStarts(char* view_starts[kNumOperands]) const {
     for (int op = 0; op < kNumOperands; ++op) {
       view_starts[op] = static_cast<char*>(device[op]) + plan_.view_offset_bytes[op];
     }
-    return ACLNN_SUCCESS;
+    return CheckOverlap(device);
   }
   static constexpr const char* kNames[kNumOperands] = {"out", "gradOutput", "self"};
   // What the runtime's message names when an address is unusable.
@@ -186,10 +206,28 @@ aclnnStatus Executor::ViewStarts(char* view_starts[kNumOperands]) const {
     }
     view_starts[op] = host + plan_.view_offset_bytes[op];
   }
+  return CheckOverlap(device);
+}
+
+aclnnStatus Executor::CheckOverlap(void* const device[kNumOperands]) const {
+  const auto span = [&](int op) {
+    return ViewSpan(static_cast<const char*>(device[op]) + plan_.view_offset_bytes[op], plan_.span_bytes[op]);
+  };
+  static constexpr const char* kInputNames[kNumOperands] = {nullptr, "gradOutput", "self"};
+  for (const int op : {kGrad, kSelf}) {
+    if (!SpansMeet(span(kOut), span(op))) continue;  // nearly every launch
+    if (plan_.staging.offset[op] >= 0 ||
+        ClassifyOverlap(span(kOut), span(op), plan_.same_layout_as_out[op]) == Overlap::kSameElements) {
+      continue;
+    }
+    return RefusePartialOverlap(
+        kPhase2Name, "out", kInputNames[op], span(kOut), span(op),
+        StrictMode() ? PartialOverlapCause::kStrictMode : PartialOverlapCause::kRebindAfterPhase1);
+  }
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus Executor::MakeLaunch(void* /*workspace*/, std::unique_ptr<Task>* task) const {
+aclnnStatus Executor::MakeLaunch(void* workspace, std::unique_ptr<Task>* task) const {
   task->reset();
   if (plan_.empty) return ACLNN_SUCCESS;
   char* view_starts[kNumOperands];
@@ -197,18 +235,18 @@ aclnnStatus Executor::MakeLaunch(void* /*workspace*/, std::unique_ptr<Task>* tas
   if (status != ACLNN_SUCCESS) return status;
   void* device[kNumOperands];
   BoundAddresses(device);
-  if (!InjectFault(FaultSite::kLaunchCreate)) task->reset(new (std::nothrow) Launch(plan_, view_starts, device));
+  if (!InjectFault(FaultSite::kLaunchCreate)) task->reset(new (std::nothrow) Launch(plan_, view_starts, device, StagingWorkspace(plan_, workspace)));
   if (*task == nullptr) return ReportError(ACLNN_ERR_INNER, "%s: out of memory.", kPhase2Name);
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus Executor::RunIfIdle(void* /*workspace*/, aclrtStream stream, bool* ran) const {
+aclnnStatus Executor::RunIfIdle(void* workspace, aclrtStream stream, bool* ran) const {
   *ran = false;
   if (plan_.empty || !plan_.runs_inline) return ACLNN_SUCCESS;
   char* view_starts[kNumOperands];
   const aclnnStatus status = ViewStarts(view_starts);
   if (status != ACLNN_SUCCESS) return status;
-  const PlanRunner runner(plan_, view_starts);
+  const PlanRunner runner(plan_, view_starts, StagingWorkspace(plan_, workspace));
   int ran_here = 0;
   if (Runtime().run_if_idle(stream, kPhase2Name, &RunPlanRunner, &runner, &ran_here) != ACL_SUCCESS) {
     return ReportError(ACLNN_ERR_RUNTIME_ERROR, "%s: could not run the launch on the stream (see above).",

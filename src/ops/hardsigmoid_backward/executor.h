@@ -36,6 +36,11 @@ class Executor final : public aclOpExecutor {
   // first element (operand order of Plan).
   aclnnStatus ViewStarts(char* view_starts[kNumOperands]) const;
 
+  // Refuses bound addresses that make out overlap an input other than in place
+  // when phase 1 planned no staging for it (or in strict mode): addresses may be
+  // rebound after phase 1 (ops/shared/operand_overlap.h).
+  aclnnStatus CheckOverlap(void* const device[kNumOperands]) const;
+
   Plan plan_;
 };
 

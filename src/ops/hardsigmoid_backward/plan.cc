@@ -127,6 +127,30 @@ aclnnStatus CheckViewInAllocation(const aclTensor* tensor, const char* name, int
   return ACLNN_SUCCESS;
 }
 
+// Ours, after CANN's checks: how out meets the inputs in memory
+// (ops/shared/operand_overlap.h). An input that overlaps out other than in place
+// is staged through workspace, or refused in strict mode. Without every data
+// address (a repeatable executor may bind them later) phase 2 decides alone.
+aclnnStatus PlanOperandOverlap(const aclTensor* const tensors[kNumOperands], Plan* plan) {
+  static constexpr const char* kNames[kNumOperands] = {"out", "gradOutput", "self"};
+  for (int op = 0; op < kNumOperands; ++op) {
+    if (tensors[op]->data == nullptr) return ACLNN_SUCCESS;
+  }
+  const auto span = [&](int op) {
+    return ViewSpan(static_cast<const char*>(tensors[op]->data) + plan->view_offset_bytes[op], plan->span_bytes[op]);
+  };
+  for (const int op : {kGrad, kSelf}) {
+    if (ClassifyOverlap(span(kOut), span(op), plan->same_layout_as_out[op]) != Overlap::kPartial) continue;
+    if (StrictMode()) {
+      return RefusePartialOverlap(kPhase1Name, kNames[kOut], kNames[op], span(kOut), span(op),
+                                  PartialOverlapCause::kStrictMode);
+    }
+    plan->staging.Reserve(op, plan->span_bytes[op]);
+  }
+  plan->workspace_size = plan->staging.workspace_bytes;
+  return ACLNN_SUCCESS;
+}
+
 void LogPlan(const Plan& plan, const aclTensor* grad, const aclTensor* self, const aclTensor* out,
              aclDataType promoted) {
   std::string sizes;
@@ -139,12 +163,14 @@ void LogPlan(const Plan& plan, const aclTensor* grad, const aclTensor* self, con
   }
   std::fprintf(stderr,
                "aclcpu: %s plan: gradOutput=%s self=%s out=%s compute=%s elements=%" PRId64
-               " coalesced=[%s] path=%s isa=%s threads=%d%s%s\n",
+               " coalesced=[%s] path=%s isa=%s threads=%d%s%s%s%s\n",
                kPhase2Name, DtypeName(grad->dtype), DtypeName(self->dtype), DtypeName(out->dtype),
                DtypeName(promoted), plan.elements, sizes.c_str(),
                plan.flat ? "contiguous" : plan.tiled ? "tiled" : "strided",
                TargetName(plan.target), plan.parts, plan.runs_inline ? " inline-when-idle" : "",
-               plan.streaming ? " non-temporal-stores" : "");
+               plan.streaming ? " non-temporal-stores" : "",
+               plan.staging.offset[kGrad] >= 0 ? " gradOutput-staged" : "",
+               plan.staging.offset[kSelf] >= 0 ? " self-staged" : "");
 }
 
 // Index of a compute dtype (FLOAT, FLOAT16, BF16) or, for out, also DOUBLE; -1
@@ -229,6 +255,16 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
                        "DT_FLOAT16, DT_BF16 or DT_DOUBLE.",
                        kPhase1Name, DtypeName(out->dtype), DtypeName(promoted));
   }
+  // Ours, after CANN's: out must not write one location twice, and how it meets
+  // the inputs decides whether they are read in place or copied first.
+  if (!out->geometry.elements_distinct) return RefuseSharedOutElements(kPhase1Name, "out", *out);
+  for (int op = 0; op < kNumOperands; ++op) {
+    plan->span_bytes[op] = plan->extent_bytes[op] - plan->view_offset_bytes[op];
+  }
+  plan->same_layout_as_out[kGrad] = SameElementLayout(*grad, *out);
+  plan->same_layout_as_out[kSelf] = SameElementLayout(*self, *out);
+  const aclnnStatus overlap_status = PlanOperandOverlap(tensors, plan);
+  if (overlap_status != ACLNN_SUCCESS) return overlap_status;
 
   // Three dense views of one shape are one flat run (every dim merges into one):
   // no layout is built for them, as a tiny call's phase 1 is mostly fixed cost

@@ -8,6 +8,7 @@
 #include "aclnn/acl_meta.h"
 #include "iter/strided_layout.h"
 #include "ops/hardsigmoid_backward/kernel.h"
+#include "ops/shared/operand_overlap.h"
 
 namespace aclcpu {
 namespace hardsigmoid_backward {
@@ -35,6 +36,15 @@ struct Plan {
   // Bytes from each tensor's data address to one past the last byte its view
   // touches: the device range phase 2 must be able to access.
   int64_t extent_bytes[kNumOperands] = {};
+  // Bytes from each view's first element to one past the last byte it touches
+  // (extent_bytes - view_offset_bytes): what overlap is judged on.
+  int64_t span_bytes[kNumOperands] = {};
+  // Whether each input puts its elements where out does (SameElementLayout): an
+  // input at out's own address with this is an in-place operand.
+  bool same_layout_as_out[kNumOperands] = {};
+  // Inputs that overlap out other than in place, copied into the workspace when
+  // the launch runs (ops/shared/operand_overlap.h).
+  InputStaging staging;
   int64_t target = 0;  // the SIMD target the kernel was chosen for
   bool streaming = false;  // the kernel uses non-temporal stores (huge contiguous outputs)
   bool tiled = false;  // walk the two innermost dims in tiles (transposed views)
@@ -42,13 +52,17 @@ struct Plan {
   bool runs_inline = false;  // small enough to run on the launching thread when the stream is idle
   HardsigmoidBackwardRunFn kernel = nullptr;
   HardsigmoidBackwardTileFn tile_kernel = nullptr;  // if set, used instead of `kernel` (transposed views)
-  uint64_t workspace_size = 0;  // the CPU needs no device workspace
+  // Only staged inputs need device workspace (staging.workspace_bytes); a CPU
+  // needs none otherwise.
+  uint64_t workspace_size = 0;
 };
 
 // Builds the plan for arguments that passed CheckParams. Refuses views CANN
 // documents as invalid (negative dims, strides or offsets) or whose extent does
-// not fit in 64 bits (161002), a chip without this kernel (561003) and an out
-// dtype we have no conversion to (561103).
+// not fit in 64 bits (161002), an out view whose elements may share memory
+// (161002), in strict mode an out that overlaps an input other than in place
+// (161002), a chip without this kernel (561003) and an out dtype we have no
+// conversion to (561103).
 aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTensor* out, Plan* plan);
 
 }  // namespace hardsigmoid_backward
