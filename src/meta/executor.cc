@@ -36,13 +36,14 @@ aclnnStatus RefuseNotLive(const aclOpExecutor* executor, const char* api, const 
                      api, static_cast<const void*>(executor));
 }
 
-// Runs `action(executor)` with exclusive use of a live executor, which stays
-// live; otherwise records why `api` refused the handle.
+// Runs `action(object)` with exclusive use of the live executor `handle` names,
+// which stays live; otherwise records why `api` refused the handle.
 template <typename Action>
-aclnnStatus WithLive(aclOpExecutor* executor, const char* api, Action action) {
+aclnnStatus WithLive(aclOpExecutor* handle, const char* api, Action action) {
   ExecutorSlots& slots = ExecutorSlots::Get();
   const char* reason = nullptr;
-  if (!slots.Acquire(executor, &reason)) return RefuseNotLive(executor, api, reason);
+  aclOpExecutor* const executor = slots.Acquire(handle, &reason);
+  if (executor == nullptr) return RefuseNotLive(handle, api, reason);
   const aclnnStatus status = action(executor);
   slots.Release(executor);
   return status;
@@ -90,17 +91,18 @@ aclnnStatus CheckWorkspaceMemory(const aclOpExecutor& e, void* workspace, uint64
 
 void* AllocateExecutor(size_t bytes) { return ExecutorSlots::Get().Allocate(bytes); }
 
-void AdoptExecutor(aclOpExecutor* executor) { ExecutorSlots::Get().Publish(executor); }
+aclOpExecutor* AdoptExecutor(aclOpExecutor* executor) { return ExecutorSlots::Get().Publish(executor); }
 
 void AbandonExecutor(void* memory) { ExecutorSlots::Get().Abandon(memory); }
 
-aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream) {
-  if (executor == nullptr) {
+aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor* handle, aclrtStream stream) {
+  if (handle == nullptr) {
     return ReportError(ACLNN_ERR_PARAM_NULLPTR, "Phase 2: executor is null; pass the executor phase 1 returned.");
   }
   ExecutorSlots& slots = ExecutorSlots::Get();
   const char* reason = nullptr;
-  if (!slots.Acquire(executor, &reason)) return RefuseNotLive(executor, "Phase 2", reason);
+  aclOpExecutor* const executor = slots.Acquire(handle, &reason);
+  if (executor == nullptr) return RefuseNotLive(handle, "Phase 2", reason);
   std::unique_ptr<Task> task;
   aclnnStatus status = CheckWorkspaceSize(*executor, workspace, workspace_size);
   if (status == ACLNN_SUCCESS && StrictMode()) status = CheckWorkspaceMemory(*executor, workspace, workspace_size);
@@ -174,12 +176,13 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
   });
 }
 
-aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
-  if (executor == nullptr) return ReportError(ACLNN_ERR_INNER_NULLPTR, "aclDestroyAclOpExecutor: executor is null.");
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* handle) {
+  if (handle == nullptr) return ReportError(ACLNN_ERR_INNER_NULLPTR, "aclDestroyAclOpExecutor: executor is null.");
   // Launches already queued hold their own copy of what they need.
   aclcpu::ExecutorSlots& slots = aclcpu::ExecutorSlots::Get();
   const char* reason = nullptr;
-  if (!slots.Acquire(executor, &reason)) return aclcpu::RefuseNotLive(executor, "aclDestroyAclOpExecutor", reason);
+  aclOpExecutor* const executor = slots.Acquire(handle, &reason);
+  if (executor == nullptr) return aclcpu::RefuseNotLive(handle, "aclDestroyAclOpExecutor", reason);
   slots.Retire(executor, aclcpu::kDestroyedReason);
   return ACLNN_SUCCESS;
 }
@@ -200,9 +203,9 @@ aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTen
   if (executor != nullptr) {
     aclcpu::ExecutorSlots& slots = aclcpu::ExecutorSlots::Get();
     const char* reason = nullptr;
-    if (slots.Acquire(executor, &reason)) {
-      num_inputs = executor->num_inputs;
-      slots.Release(executor);
+    if (aclOpExecutor* const object = slots.Acquire(executor, &reason)) {
+      num_inputs = object->num_inputs;
+      slots.Release(object);
     }
   }
   return index < num_inputs ? aclcpu::BindAddress(executor, false, index, tensor, addr, "aclSetTensorAddr")

@@ -55,7 +55,7 @@ namespace aclcpu {
 // meta/executor_slots.h).
 constexpr size_t kMaxExecutorBytes = 960;
 
-constexpr uint32_t kMetaServicesAbi = 3;
+constexpr uint32_t kMetaServicesAbi = 4;
 
 // libnnopbase's service table for libopapi (see runtime/services.h for why).
 struct MetaServices {
@@ -66,9 +66,10 @@ struct MetaServices {
   // then adopts it; executors are never allocated with `new`.
   void* (*allocate_executor)(size_t bytes);
 
-  // Makes a new executor known, so that phase 2 and the executor API accept it.
-  // Takes ownership.
-  void (*adopt_executor)(aclOpExecutor* executor);
+  // Makes a new executor known, so that phase 2 and the executor API accept it,
+  // and returns the handle to give the caller (not the object's address: see
+  // meta/executor_slots.h). Takes ownership.
+  aclOpExecutor* (*adopt_executor)(aclOpExecutor* executor);
 
   // Gives back memory from allocate_executor that will not become an executor
   // (phase 1 refused the arguments after allocating); any object built in it

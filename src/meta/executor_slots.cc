@@ -36,6 +36,26 @@ constexpr size_t kSlotHeaderBytes = kSlotBytes - kMaxExecutorBytes;
 constexpr size_t kReservedBytes = size_t{1} << 30;
 constexpr uint64_t kCommitSlots = 64;
 
+// An executor handle: (kHandleTag << 52) | (generation << 20) | slot index. The
+// 2^20 slots of the reserved range need 20 bits; the tag makes every handle a
+// non-canonical address (it faults if dereferenced, and a stray pointer is
+// refused before any slot is read).
+constexpr int kIndexBits = 20;
+constexpr uint64_t kHandleTag = 0xAC1;
+static_assert((kReservedBytes / kSlotBytes) <= (uint64_t{1} << kIndexBits), "slot index bits");
+
+// A slot's state word: (generation << 32) | SlotState, changed in one atomic
+// step, so an Acquire can never take a live executor of a later generation.
+constexpr uint64_t Word(uint32_t generation, SlotState state) {
+  return (uint64_t{generation} << 32) | static_cast<uint32_t>(state);
+}
+constexpr uint32_t GenerationOf(uint64_t word) { return static_cast<uint32_t>(word >> 32); }
+constexpr SlotState StateOf(uint64_t word) { return static_cast<SlotState>(static_cast<uint32_t>(word)); }
+
+aclOpExecutor* MakeHandle(uint64_t index, uint32_t generation) {
+  return reinterpret_cast<aclOpExecutor*>(static_cast<uintptr_t>((kHandleTag << 52) | (uint64_t{generation} << kIndexBits) | index));
+}
+
 // Strict mode keeps this many retired executors before freeing the oldest slot:
 // until then their handles cannot alias a new executor, so a stale handle is
 // refused with the reason instead of silently running someone else's executor.
@@ -79,7 +99,7 @@ thread_local SpareSlotReturner this_thread_spare_slot_returner;
 }  // namespace
 
 struct ExecutorSlots::Slot {
-  std::atomic<SlotState> state;
+  std::atomic<uint64_t> word;                  // (generation << 32) | SlotState
   std::atomic<uint32_t> next_free;             // free stack link: index + 1 of the next free slot, 0 = none
   std::atomic<const char*> retired_reason;     // why the last executor here ended, kept until reuse
   alignas(kSlotHeaderBytes) unsigned char object[kMaxExecutorBytes];
@@ -97,8 +117,13 @@ ExecutorSlots::ExecutorSlots() {
 #endif
 }
 
-ExecutorSlots::Slot* ExecutorSlots::SlotOf(const void* handle) const {
-  const uintptr_t address = reinterpret_cast<uintptr_t>(handle);
+ExecutorSlots::Slot* ExecutorSlots::SlotAt(uint64_t index) const {
+  if (base_ == nullptr || index >= committed_slots_.load(std::memory_order_acquire)) return nullptr;
+  return reinterpret_cast<Slot*>(base_ + index * kSlotBytes);
+}
+
+ExecutorSlots::Slot* ExecutorSlots::SlotOfObject(const void* object) const {
+  const uintptr_t address = reinterpret_cast<uintptr_t>(object);
   const uintptr_t base = reinterpret_cast<uintptr_t>(base_);
   if (base_ == nullptr || address < base + kSlotHeaderBytes) return nullptr;
   const uintptr_t offset = address - base - kSlotHeaderBytes;
@@ -127,7 +152,8 @@ void ExecutorSlots::Free(Slot* slot) {
 #ifdef ACLCPU_EXECUTOR_SLOTS_ASAN
   __asan_poison_memory_region(slot->object, kMaxExecutorBytes);
 #endif
-  slot->state.store(SlotState::kFree, std::memory_order_release);
+  const uint64_t word = slot->word.load(std::memory_order_relaxed);
+  slot->word.store(Word(GenerationOf(word), SlotState::kFree), std::memory_order_release);
   ThreadSpareSlot& spare = this_thread_spare_slot;
   if (spare.slot == nullptr && spare.exit_hook != SpareSlotHook::kThreadExited) {
     if (spare.exit_hook == SpareSlotHook::kNone) {
@@ -197,59 +223,72 @@ void* ExecutorSlots::Allocate(size_t bytes) {
   __asan_unpoison_memory_region(slot->object, kMaxExecutorBytes);
 #endif
   slot->retired_reason.store(nullptr, std::memory_order_relaxed);
-  slot->state.store(SlotState::kConstructing, std::memory_order_relaxed);
+  // A new generation: handles of the slot's earlier executors no longer match.
+  const uint32_t generation = GenerationOf(slot->word.load(std::memory_order_relaxed)) + 1;
+  slot->word.store(Word(generation, SlotState::kConstructing), std::memory_order_relaxed);
   return slot->object;
 }
 
 void ExecutorSlots::Abandon(void* memory) {
-  Slot* slot = SlotOf(memory);
+  Slot* slot = SlotOfObject(memory);
   if (slot != nullptr) Free(slot);
 }
 
-void ExecutorSlots::Publish(aclOpExecutor* executor) {
-  Slot* slot = SlotOf(executor);
+aclOpExecutor* ExecutorSlots::Publish(aclOpExecutor* executor) {
+  Slot* slot = SlotOfObject(executor);
   if (slot == nullptr) {
     // An operator library built against another contract: nothing sane to do.
     std::fprintf(stderr, "aclcpu: executor %p was not allocated by allocate_executor\n",
                  static_cast<void*>(executor));
     std::abort();
   }
-  slot->state.store(SlotState::kLive, std::memory_order_release);
+  const uint32_t generation = GenerationOf(slot->word.load(std::memory_order_relaxed));
+  slot->word.store(Word(generation, SlotState::kLive), std::memory_order_release);
+  const uint64_t index = static_cast<uint64_t>(reinterpret_cast<char*>(slot) - base_) / kSlotBytes;
+  return MakeHandle(index, generation);
 }
 
-bool ExecutorSlots::Acquire(const aclOpExecutor* handle, const char** reason) {
+aclOpExecutor* ExecutorSlots::Acquire(const aclOpExecutor* handle, const char** reason) {
   *reason = nullptr;
-  Slot* slot = SlotOf(handle);
-  if (slot == nullptr) return false;
-  SlotState expected = SlotState::kLive;
-  while (!slot->state.compare_exchange_weak(expected, SlotState::kBusy, std::memory_order_acquire,
-                                            std::memory_order_relaxed)) {
-    if (expected == SlotState::kBusy) {
+  const uint64_t bits = reinterpret_cast<uintptr_t>(handle);
+  if ((bits >> 52) != kHandleTag) return nullptr;
+  const uint32_t generation = static_cast<uint32_t>(bits >> kIndexBits);
+  Slot* slot = SlotAt(bits & ((uint64_t{1} << kIndexBits) - 1));
+  if (slot == nullptr) return nullptr;
+  uint64_t expected = Word(generation, SlotState::kLive);
+  while (!slot->word.compare_exchange_weak(expected, Word(generation, SlotState::kBusy), std::memory_order_acquire,
+                                           std::memory_order_relaxed)) {
+    if (GenerationOf(expected) != generation) return nullptr;  // the slot holds a later executor now
+    const SlotState state = StateOf(expected);
+    if (state == SlotState::kBusy) {
       // Another thread is in a call on this executor (CANN executors are not
       // meant to be shared; we serialise rather than race). Calls are short.
       std::this_thread::yield();
-    } else if (expected != SlotState::kLive) {
-      if (expected != SlotState::kConstructing) *reason = slot->retired_reason.load(std::memory_order_relaxed);
-      return false;
+    } else if (state != SlotState::kLive) {
+      if (state != SlotState::kConstructing) *reason = slot->retired_reason.load(std::memory_order_relaxed);
+      return nullptr;
     }
-    expected = SlotState::kLive;
+    expected = Word(generation, SlotState::kLive);
   }
-  return true;
+  return reinterpret_cast<aclOpExecutor*>(slot->object);
 }
 
 void ExecutorSlots::Release(aclOpExecutor* executor) {
-  SlotOf(executor)->state.store(SlotState::kLive, std::memory_order_release);
+  Slot* slot = SlotOfObject(executor);
+  const uint64_t word = slot->word.load(std::memory_order_relaxed);  // kBusy: ours alone
+  slot->word.store(Word(GenerationOf(word), SlotState::kLive), std::memory_order_release);
 }
 
 void ExecutorSlots::Retire(aclOpExecutor* executor, const char* reason) {
-  Slot* slot = SlotOf(executor);
+  Slot* slot = SlotOfObject(executor);
   executor->~aclOpExecutor();
   slot->retired_reason.store(reason, std::memory_order_relaxed);
   if (!StrictMode()) {
     Free(slot);
     return;
   }
-  slot->state.store(SlotState::kRetired, std::memory_order_release);
+  const uint64_t word = slot->word.load(std::memory_order_relaxed);
+  slot->word.store(Word(GenerationOf(word), SlotState::kRetired), std::memory_order_release);
   Slot* evicted = nullptr;
   {
     Quarantine& quarantine = TheQuarantine();

@@ -8,6 +8,13 @@
 // safe: slot memory is never returned to the system, so reading the state word
 // of a stale handle (a spent or destroyed executor) is always defined, and a
 // pointer that is not a slot is refused by the range test before anything is read.
+//
+// Handles are not the objects' addresses: a handle names a slot and the
+// generation of the executor in it (ExecutorHandle below). A slot is reused as
+// soon as its executor ends — a thread's one-shot calls keep reusing one — so
+// an address would let a stale handle (a spent one-shot executor launched
+// again) run whatever executor the slot holds now. A handle is refused once its
+// generation has passed, for 2^32 reuses of its slot.
 #ifndef ACLCPU_META_EXECUTOR_SLOTS_H_
 #define ACLCPU_META_EXECUTOR_SLOTS_H_
 
@@ -19,8 +26,9 @@
 
 namespace aclcpu {
 
-// What a slot holds. Transitions: kFree -> (Allocate) kConstructing ->
-// (Publish) kLive <-> (Acquire/Release) kBusy -> (Retire) kRetired -> kFree.
+// What a slot holds. Transitions: kFree -> (Allocate, next generation)
+// kConstructing -> (Publish) kLive <-> (Acquire/Release) kBusy -> (Retire)
+// kRetired -> kFree.
 enum class SlotState : uint32_t { kFree, kConstructing, kLive, kBusy, kRetired };
 
 class ExecutorSlots {
@@ -39,14 +47,15 @@ class ExecutorSlots {
   // Allocate).
   void Abandon(void* memory);
 
-  // The object in `memory` is constructed: make it a live executor.
-  void Publish(aclOpExecutor* executor);
+  // The object in `memory` is constructed: make it a live executor. Returns
+  // the handle callers get for it.
+  aclOpExecutor* Publish(aclOpExecutor* executor);
 
-  // Takes exclusive use of a live executor (waiting while another thread uses
-  // it). Returns false, with *reason set when known ("was destroyed ..."), if
-  // the handle is not a live executor. Every success must be followed by
-  // Release or Retire.
-  bool Acquire(const aclOpExecutor* handle, const char** reason);
+  // Takes exclusive use of the live executor `handle` names (waiting while
+  // another thread uses it) and returns its object. Returns nullptr, with
+  // *reason set when known ("was destroyed ..."), if the handle is not a live
+  // executor. Every success must be followed by Release or Retire of the object.
+  aclOpExecutor* Acquire(const aclOpExecutor* handle, const char** reason);
 
   // Ends exclusive use; the executor stays live.
   void Release(aclOpExecutor* executor);
@@ -63,7 +72,8 @@ class ExecutorSlots {
  private:
   struct Slot;
   ExecutorSlots();
-  Slot* SlotOf(const void* handle) const;  // nullptr if not a slot's object address
+  Slot* SlotOfObject(const void* object) const;  // nullptr if not a slot's object address
+  Slot* SlotAt(uint64_t index) const;
   // Marks `slot` free and keeps it as the calling thread's spare, or pushes it
   // on the shared free stack if the thread has one already.
   void Free(Slot* slot);

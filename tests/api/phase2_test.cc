@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -31,6 +32,12 @@ bool StrictModeRequested() {
     if (strcasecmp(value, off) == 0) return false;
   }
   return true;
+}
+
+std::string Hex(const void* address) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%p", address);
+  return text;
 }
 
 class Phase2 : public ApiTest {
@@ -332,8 +339,10 @@ TEST_F(Phase2, DestroyedExecutorMessageSaysItWasDestroyed) {
 // A thread keeps the memory of its last spent executor for its next phase 1
 // (no shared free list touched on the way); when the thread exits that memory
 // goes back to the shared pool, so threads that come and go strand none. Seen
-// here as the next thread's executor taking the exited thread's address (the
-// pool hands out the most recently freed memory first).
+// here as the next thread's executor taking the exited thread's slot (the pool
+// hands out the most recently freed memory first). A handle names its slot in
+// its low 20 bits and the slot's generation above them (meta/executor_slots.h):
+// the slot is reused, the handle is not.
 TEST_F(Phase2, ExecutorMemoryKeptByAnExitedThreadIsReused) {
   if (StrictModeRequested()) GTEST_SKIP() << "strict mode quarantines spent executors instead of reusing them";
   Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
@@ -348,8 +357,49 @@ TEST_F(Phase2, ExecutorMemoryKeptByAnExitedThreadIsReused) {
   aclOpExecutor* made_by_next_thread = nullptr;
   std::thread([&] { made_by_next_thread = Prepare(operands); }).join();
   ASSERT_NE(made_by_next_thread, nullptr);
-  EXPECT_EQ(made_by_next_thread, launched_by_exited_thread);
+  const auto slot_of = [](const aclOpExecutor* handle) { return reinterpret_cast<uintptr_t>(handle) & 0xFFFFF; };
+  EXPECT_EQ(slot_of(made_by_next_thread), slot_of(launched_by_exited_thread));
+  EXPECT_NE(made_by_next_thread, launched_by_exited_thread);
   EXPECT_EQ(aclDestroyAclOpExecutor(made_by_next_thread), ACLNN_SUCCESS) << TakeRecentErrMsg();
+}
+
+// A spent one-shot executor's handle stays refused after its memory holds a new
+// executor (a thread's next phase 1 reuses it at once): launching it again must
+// not run the new one, whose own launch still works.
+TEST_F(Phase2, StaleOneShotHandleDoesNotRunTheExecutorThatReusedItsMemory) {
+  Operands first(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  Operands second(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  const std::vector<uint8_t> expected = ReferenceStorage(second.grad_output, second.self, second.out, stream_);
+  aclOpExecutor* spent = Prepare(first);
+  ASSERT_NE(spent, nullptr);
+  ASSERT_EQ(Launch(spent), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  aclOpExecutor* next = Prepare(second);
+  ASSERT_NE(next, nullptr);
+  EXPECT_NE(next, spent) << "a new executor got a spent executor's handle";
+  ClearRecentErrMsgs();
+  EXPECT_EQ(aclnnHardsigmoidBackward(nullptr, 0, spent, stream_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(TakeRecentErrMsg().find(Hex(spent)), std::string::npos) << "the message names the stale handle";
+  EXPECT_EQ(aclSetAclOpExecutorRepeatable(spent), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclDestroyAclOpExecutor(spent), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_TRUE(AllBytesAre(second.out.DownloadStorage(), kSentinelByte)) << "the stale handle ran the new executor";
+  ASSERT_EQ(Launch(next), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  EXPECT_EQ(second.out.DownloadStorage(), expected);
+}
+
+// The same for a destroyed executor's handle.
+TEST_F(Phase2, DestroyedHandleDoesNotReachTheExecutorThatReusedItsMemory) {
+  Operands first(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  Operands second(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kShape);
+  aclOpExecutor* destroyed = Prepare(first);
+  ASSERT_NE(destroyed, nullptr);
+  ASSERT_EQ(aclDestroyAclOpExecutor(destroyed), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  aclOpExecutor* next = Prepare(second);
+  ASSERT_NE(next, nullptr);
+  EXPECT_NE(next, destroyed);
+  EXPECT_EQ(aclDestroyAclOpExecutor(destroyed), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclSetAclOpExecutorRepeatable(next), ACLNN_SUCCESS) << "the stale destroy reached the new executor";
+  EXPECT_EQ(aclDestroyAclOpExecutor(next), ACLNN_SUCCESS);
 }
 
 // A pointer phase 1 never returned — host memory, an unmapped address — is

@@ -177,8 +177,7 @@ class Workspace : public StrictTest {
   aclnnStatus RunWith(uint64_t asked, void* workspace, uint64_t size) {
     const aclcpu::MetaServices* meta = aclcpuMetaServices(aclcpu::kMetaServicesAbi);
     auto* executor = new (meta->allocate_executor(sizeof(WorkspaceExecutor))) WorkspaceExecutor(asked);
-    meta->adopt_executor(executor);
-    return meta->run_executor(workspace, size, executor, stream_);
+    return meta->run_executor(workspace, size, meta->adopt_executor(executor), stream_);
   }
 };
 

@@ -66,9 +66,8 @@ aclnnStatus aclnnHardsigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput
   created->inputs[0] = gradOutput->data;
   created->inputs[1] = self->data;
   created->outputs[0] = out->data;
-  aclcpu::Meta().adopt_executor(created);
   *workspaceSize = plan->workspace_size;
-  *executor = created;
+  *executor = aclcpu::Meta().adopt_executor(created);
   return ACLNN_SUCCESS;
 }
 
