@@ -97,6 +97,7 @@ std::vector<int64_t> DecodeStrides(ByteReader& in, const std::vector<int64_t>& d
 struct Expectation {
   int status = ACLNN_SUCCESS;
   bool out_of_storage = false;  // accepted, but a view reaches past its storage shape
+  uint64_t workspace_size = 0;  // of an accepted call: the inputs it stages (README "Aliasing")
 };
 
 bool IsIntegralOrBool(int dtype) {
@@ -130,6 +131,42 @@ bool OutPassesDistinctElementsRule(const View& view) {
     reach += (size - 1) * stride;
   }
   return true;
+}
+
+// The bytes from a view's first element to one past the last byte it touches,
+// as addresses (the views passed Expect's checks: non-negative, measurable).
+struct Span {
+  uint64_t begin = 0, end = 0;
+};
+Span ViewSpanOf(const Operand& o) {
+  const size_t itemsize = LibraryItemSize(o.dtype);
+  int64_t extent = 0;
+  ViewExtent(o.view, itemsize, &extent);
+  const uint64_t data = reinterpret_cast<uintptr_t>(o.buffer.data());
+  return {data + static_cast<uint64_t>(o.view.offset) * itemsize, data + static_cast<uint64_t>(extent) * itemsize};
+}
+
+// README "Aliasing": an input whose bytes meet out's, other than as the same
+// elements (same first byte, element size and strides over dims of more than
+// one index), is copied into workspace: its span, rounded up to 64 bytes. The
+// buffers here are separate mappings, so only views reaching past their memory
+// (never launched) meet out.
+uint64_t StagedWorkspaceBytes(const Operand* ops) {
+  for (int op = 0; op < 3; ++op) {
+    if (ops[op].buffer.data() == nullptr) return 0;  // phase 2 decides alone
+  }
+  const Span out = ViewSpanOf(ops[kOut]);
+  uint64_t total = 0;
+  for (int op : {kGrad, kSelf}) {
+    const Span in = ViewSpanOf(ops[op]);
+    if (in.begin >= out.end || out.begin >= in.end) continue;
+    bool same_layout = in.begin == out.begin && LibraryItemSize(ops[op].dtype) == LibraryItemSize(ops[kOut].dtype);
+    for (size_t d = 0; same_layout && d < ops[op].view.dims.size(); ++d) {
+      same_layout = ops[op].view.dims[d] <= 1 || ops[op].view.strides[d] == ops[kOut].view.strides[d];
+    }
+    if (!same_layout) total += ((in.end - in.begin) + 63) & ~uint64_t{63};
+  }
+  return total;
 }
 
 Expectation Expect(const Operand* ops, const bool null_tensor[3], bool null_workspace_size, bool null_executor) {
@@ -172,6 +209,7 @@ Expectation Expect(const Operand* ops, const bool null_tensor[3], bool null_work
   }
   if (!IsWritableOutDtype(ops[kOut].dtype)) return {ACLNN_ERR_INNER_NULLPTR};
   if (!OutPassesDistinctElementsRule(ops[kOut].view)) return {ACLNN_ERR_PARAM_INVALID};
+  e.workspace_size = StagedWorkspaceBytes(ops);
   return e;
 }
 
@@ -341,7 +379,9 @@ void RunOne(ByteReader& in) {
     }
   } else {
     FUZZ_CHECK(executor != nullptr, "phase 1 succeeded without an executor");
-    FUZZ_CHECK(workspace_size == 0, "workspace size %llu", static_cast<unsigned long long>(workspace_size));
+    FUZZ_CHECK(workspace_size == expected.workspace_size, "workspace size %llu, expected %llu; %s",
+               static_cast<unsigned long long>(workspace_size),
+               static_cast<unsigned long long>(expected.workspace_size), Describe(ops).c_str());
   }
   // Frameworks destroy the tensors right after phase 1; the executor keeps what it needs.
   for (auto& o : ops) aclDestroyTensor(o.tensor);
