@@ -95,10 +95,10 @@ std::shared_ptr<Context> CreateContext(int32_t device_id, bool is_primary) {
     Registry& registry = TheRegistry();
     std::lock_guard<std::mutex> lock(registry.mutex);
     if (InjectFault(FaultSite::kContextCreate)) throw std::bad_alloc();
-    const auto placed = registry.contexts.emplace(context.get(), context).first;
+    const auto placed = registry.contexts.emplace(context->handle(), context).first;
     try {
       if (InjectFault(FaultSite::kContextCreate)) throw std::bad_alloc();
-      registry.streams.emplace(context->default_stream_.get(), context->default_stream_);
+      registry.streams.emplace(context->default_stream_->handle(), context->default_stream_);
     } catch (const std::bad_alloc&) {
       registry.contexts.erase(placed);  // registered as a whole or not at all
       throw;
@@ -114,7 +114,7 @@ bool DestroyContext(const std::shared_ptr<Context>& context) {
   {
     Registry& registry = TheRegistry();
     std::lock_guard<std::mutex> lock(registry.mutex);
-    if (registry.contexts.erase(context.get()) == 0) return false;
+    if (registry.contexts.erase(context->handle()) == 0) return false;
     context->destroyed_.store(true, std::memory_order_release);
     stream_registry_epoch.fetch_add(1, std::memory_order_acq_rel);
     for (auto it = registry.streams.begin(); it != registry.streams.end();) {
@@ -160,7 +160,7 @@ std::shared_ptr<Stream> CreateStream(const std::shared_ptr<Context>& context) {
     Registry& registry = TheRegistry();
     std::lock_guard<std::mutex> lock(registry.mutex);
     if (InjectFault(FaultSite::kStreamCreate)) throw std::bad_alloc();
-    registry.streams.emplace(stream.get(), stream);
+    registry.streams.emplace(stream->handle(), stream);
     return stream;
   } catch (const std::bad_alloc&) {
     return nullptr;
@@ -269,7 +269,7 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
     return aclcpu::FailWith(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtCreateContext: out of memory creating a context");
   }
   aclcpu::SetCurrentContext(created);
-  *context = created.get();
+  *context = created->handle();
   return ACL_SUCCESS;
 }
 
@@ -313,7 +313,7 @@ aclError aclrtGetCurrentContext(aclrtContext* context) {
                             "aclrtGetCurrentContext: the calling thread has no current context "
                             "(call aclrtSetDevice or aclrtSetCurrentContext first)");
   }
-  *context = current.get();
+  *context = current->handle();
   return ACL_SUCCESS;
 }
 

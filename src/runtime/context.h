@@ -1,8 +1,8 @@
 // aclcpu runtime: contexts and the registry of live context and stream handles.
 //
-// Handles given to users (aclrtContext, aclrtStream) are the objects' addresses,
-// but they are only ever dereferenced after a registry lookup, so an unknown or
-// destroyed handle is an error, not a crash. Objects are shared_ptr-owned: a
+// Handles given to users (aclrtContext, aclrtStream) are never-reused serial
+// numbers (runtime/handle_ids.h), looked up in the registry, so an unknown or
+// destroyed handle is an error, not a crash, and never names a later object. Objects are shared_ptr-owned: a
 // call that found a handle keeps the object alive while it waits, even if
 // another thread destroys the handle meanwhile.
 #ifndef ACLCPU_RUNTIME_CONTEXT_H_
@@ -13,13 +13,15 @@
 #include <memory>
 #include <vector>
 
+#include "runtime/handle_ids.h"
 #include "runtime/stream.h"
 
 namespace aclcpu {
 
 class Context {
  public:
-  Context(int32_t device_id, bool is_primary) : device_id_(device_id), is_primary_(is_primary) {}
+  Context(int32_t device_id, bool is_primary)
+      : device_id_(device_id), is_primary_(is_primary), handle_(NewHandle(HandleKind::kContext)) {}
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
@@ -29,6 +31,8 @@ class Context {
   bool is_primary() const { return is_primary_; }
   const std::shared_ptr<Stream>& default_stream() const { return default_stream_; }
   bool destroyed() const { return destroyed_.load(std::memory_order_acquire); }
+  // What users hold for this context (runtime/handle_ids.h).
+  void* handle() const { return handle_; }
 
  private:
   friend std::shared_ptr<Context> CreateContext(int32_t, bool);
@@ -36,6 +40,7 @@ class Context {
 
   const int32_t device_id_;
   const bool is_primary_;
+  void* const handle_;
   std::shared_ptr<Stream> default_stream_;
   std::atomic<bool> destroyed_{false};
 };

@@ -131,7 +131,7 @@ std::shared_ptr<Event> RegisterEvent(uint32_t flags) {
     EventRegistry& registry = Registry();
     std::lock_guard<std::mutex> lock(registry.mutex);
     if (InjectFault(FaultSite::kEventCreate)) throw std::bad_alloc();
-    registry.events.emplace(event.get(), event);
+    registry.events.emplace(event->handle(), event);
     return event;
   } catch (const std::bad_alloc&) {  // the event, or its registry entry (then the event is released)
     return nullptr;

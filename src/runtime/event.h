@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 
+#include "runtime/handle_ids.h"
 #include "runtime/services.h"
 
 namespace aclcpu {
@@ -24,11 +25,13 @@ class Event {
  public:
   using Clock = std::chrono::steady_clock;
 
-  explicit Event(uint32_t flags) : flags_(flags) {}
+  explicit Event(uint32_t flags) : flags_(flags), handle_(NewHandle(HandleKind::kEvent)) {}
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
 
   uint32_t flags() const { return flags_; }
+  // What users hold for this event (runtime/handle_ids.h).
+  void* handle() const { return handle_; }
 
   // Starts a record and returns its generation (> 0).
   uint64_t BeginRecord();
@@ -60,6 +63,7 @@ class Event {
   bool DoneLocked(uint64_t generation) const { return completed_ >= generation || reset_ >= generation; }
 
   const uint32_t flags_;
+  void* const handle_;
   std::mutex mutex_;
   std::condition_variable changed_;
   uint64_t requested_ = 0;  // generations handed out

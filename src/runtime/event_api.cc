@@ -30,7 +30,7 @@ aclError CreateEvent(const char* call, aclrtEvent* event, uint32_t flags) {
   }
   const std::shared_ptr<Event> created = RegisterEvent(flags);
   if (created == nullptr) return FailWith(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory creating the event", call);
-  *event = created.get();
+  *event = created->handle();
   return ACL_SUCCESS;
 }
 

@@ -21,7 +21,7 @@ aclError ServiceResolveStream(aclrtStream user_stream, void** stream) {
   std::shared_ptr<Stream> found;
   const aclError status = ResolveStream("stream", user_stream, &found);
   if (status != ACL_SUCCESS) return status;
-  *stream = found.get();  // a stream's handle is its address
+  *stream = found->handle();
   return ACL_SUCCESS;
 }
 

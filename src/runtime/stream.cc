@@ -15,19 +15,20 @@
 #include "common/fault_injection.h"
 #include "common/spin_wait.h"
 #include "runtime/error_store.h"
+#include "runtime/handle_ids.h"
 #include "runtime/pending_work.h"
 #include "runtime/strict.h"
 
 namespace aclcpu {
 
 Stream::Stream(const Context* context, int32_t device_id, bool is_default)
-    : context_(context), device_id_(device_id), is_default_(is_default) {}
+    : context_(context), device_id_(device_id), is_default_(is_default), handle_(NewHandle(HandleKind::kStream)) {}
 
 Stream::~Stream() { Shutdown(); }
 
 aclError Stream::Submit(Task* task) {
   // Strict mode tracks the task (and the device ranges it uses) until it has run.
-  if (StrictMode()) task = TrackPendingTask(this, task);
+  if (StrictMode()) task = TrackPendingTask(handle_, task);
   std::unique_lock<std::mutex> lock(mutex_);
   if (stopping_) {
     lock.unlock();
@@ -62,7 +63,7 @@ aclError Stream::Submit(Task* task) {
     lock.unlock();
     const char* name = task->Name();
     delete task;
-    return FailWith(status, "%s: %s on stream %p (the task was not queued)", name, why, static_cast<void*>(this));
+    return FailWith(status, "%s: %s on stream %p (the task was not queued)", name, why, handle_);
   };
   try {
     // Lazily: most streams (every context's default stream) may never run

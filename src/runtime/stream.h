@@ -49,6 +49,8 @@ class Stream {
   const Context* context() const { return context_; }
   int32_t device_id() const { return device_id_; }
   bool is_default() const { return is_default_; }
+  // What users hold for this stream (runtime/handle_ids.h).
+  void* handle() const { return handle_; }
 
  private:
   void WorkerLoop();
@@ -63,6 +65,7 @@ class Stream {
   const Context* const context_;
   const int32_t device_id_;
   const bool is_default_;
+  void* const handle_;
 
   std::mutex mutex_;
   std::condition_variable work_available_;

@@ -24,7 +24,7 @@ aclError CreateStreamInCurrentContext(const char* call, aclrtStream* stream) {
   }
   const std::shared_ptr<Stream> created = CreateStream(current);
   if (created == nullptr) return FailWith(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory creating a stream", call);
-  *stream = created.get();
+  *stream = created->handle();
   return ACL_SUCCESS;
 }
 
@@ -73,7 +73,7 @@ aclError aclrtDestroyStream(aclrtStream stream) {
   // task already running is finishing and is waited for, as in the default mode.
   if (aclcpu::StrictMode()) {
     char names[256];
-    const size_t queued = aclcpu::QueuedTasksOn(found.get(), names, sizeof names);
+    const size_t queued = aclcpu::QueuedTasksOn(found->handle(), names, sizeof names);
     if (queued > 0) {
       return aclcpu::FailWith(ACL_ERROR_RT_PARAM_INVALID,
                               "aclrtDestroyStream: stream %p still has %zu queued task(s) (pending, oldest first: "

@@ -116,6 +116,36 @@ TEST(Context, DestroyTwiceIsParamInvalid) {
   }).join();
 }
 
+// Handles are never reused (runtime/handle_ids.h): a destroyed context's handle
+// names no later context, and one from before aclrtResetDevice none after it.
+TEST(Context, DestroyedHandleNamesNoLaterContext) {
+  std::thread([] {
+    aclrtContext first = nullptr;
+    ASSERT_EQ(aclrtCreateContext(&first, 0), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyContext(first), ACL_SUCCESS);
+    aclrtContext second = nullptr;
+    ASSERT_EQ(aclrtCreateContext(&second, 0), ACL_SUCCESS);
+    EXPECT_NE(second, first);
+    TakeMessages();
+    EXPECT_EQ(aclrtSetCurrentContext(first), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(Current(), second);
+    EXPECT_EQ(aclrtDestroyContext(second), ACL_SUCCESS);
+  }).join();
+}
+
+TEST(Context, PrimaryHandleFromBeforeResetDeviceNamesNoContextAfter) {
+  std::thread([] {
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    const aclrtContext before = Current();
+    ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    EXPECT_NE(Current(), before);
+    TakeMessages();
+    EXPECT_EQ(aclrtSetCurrentContext(before), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  }).join();
+}
+
 TEST(Context, DestroyPrimaryContextIsParamInvalid) {
   std::thread([] {
     ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);

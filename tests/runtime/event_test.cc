@@ -92,6 +92,24 @@ TEST_F(EventTest, UnknownEventHandlesAreParamInvalid) {
   EXPECT_THAT(TakeMessages(), HasSubstr("aclrtResetEvent: event"));
 }
 
+// Handles are never reused (runtime/handle_ids.h): a destroyed event's handle
+// names no later event.
+TEST_F(EventTest, DestroyedHandleNamesNoLaterEvent) {
+  aclrtEvent first = nullptr;
+  ASSERT_EQ(aclrtCreateEvent(&first), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyEvent(first), ACL_SUCCESS);
+  aclrtEvent second = nullptr;
+  ASSERT_EQ(aclrtCreateEvent(&second), ACL_SUCCESS);
+  EXPECT_NE(second, first);
+  TakeMessages();
+  aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  EXPECT_EQ(aclrtQueryEventStatus(first, &status), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtRecordEvent(first, stream_a_), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_a_), ACL_SUCCESS);
+  EXPECT_EQ(Status(second), ACL_EVENT_RECORDED_STATUS_NOT_READY);  // the stale record did not reach it
+  EXPECT_EQ(aclrtDestroyEvent(second), ACL_SUCCESS);
+}
+
 TEST_F(EventTest, NullEventArgumentsAreInvalidParam) {
   aclrtEventRecordedStatus status;
   EXPECT_EQ(aclrtRecordEvent(nullptr, nullptr), ACL_ERROR_INVALID_PARAM);

@@ -203,6 +203,39 @@ TEST_F(StreamTest, DestroyTwiceIsParamInvalid) {
   EXPECT_THAT(TakeMessages(), HasSubstr("is not a live stream"));
 }
 
+// Handles are never reused (runtime/handle_ids.h): a destroyed stream's handle
+// names no stream, even when the next stream's memory is the one it had.
+TEST_F(StreamTest, DestroyedHandleNamesNoLaterStream) {
+  aclrtStream first = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&first), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(first), ACL_SUCCESS);
+  aclrtStream second = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&second), ACL_SUCCESS);
+  EXPECT_NE(second, first);
+  TakeMessages();
+  EXPECT_EQ(aclrtSynchronizeStream(first), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_THAT(TakeMessages(), HasSubstr("is not a live stream"));
+  std::atomic<bool> ran{false};
+  EXPECT_NE(Launch(first, [&] { ran = true; }), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(second), ACL_SUCCESS);
+  EXPECT_FALSE(ran);
+  EXPECT_EQ(aclrtDestroyStream(second), ACL_SUCCESS);
+}
+
+TEST_F(StreamTest, HandleFromBeforeResetDeviceNamesNoStreamAfter) {
+  aclrtStream before = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&before), ACL_SUCCESS);
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  aclrtStream after = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&after), ACL_SUCCESS);
+  EXPECT_NE(after, before);
+  TakeMessages();
+  EXPECT_EQ(aclrtSynchronizeStream(before), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtDestroyStream(before), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtDestroyStream(after), ACL_SUCCESS);
+}
+
 TEST_F(StreamTest, DestroyDefaultStreamIsParamInvalid) {
   void* default_stream = nullptr;
   ASSERT_EQ(Services().resolve_stream(nullptr, &default_stream), ACL_SUCCESS);
