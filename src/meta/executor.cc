@@ -131,10 +131,8 @@ aclnnStatus BindAddress(aclOpExecutor* executor, bool output, size_t index, aclT
   if (executor == nullptr || tensor == nullptr) {
     return ReportError(ACLNN_ERR_INNER_NULLPTR, "%s: executor and tensor must not be null.", api);
   }
-  if (StrictMode()) {
-    const aclnnStatus alive = CheckTensorAlive(tensor, api, "tensor");
-    if (alive != ACLNN_SUCCESS) return alive;
-  }
+  const aclnnStatus alive = CheckTensorAlive(tensor, api, "tensor");
+  if (alive != ACLNN_SUCCESS) return alive;
   return WithLive(executor, api, [&](aclOpExecutor* e) -> aclnnStatus {
     const size_t count = output ? e->num_outputs : e->num_inputs;
     if (index >= count) {

@@ -12,6 +12,7 @@
 #include "common/dtype.h"
 #include "common/error_report.h"
 #include "common/fault_injection.h"
+#include "meta/recently_destroyed_tensors.h"
 #include "meta/tensor.h"
 #include "runtime/strict.h"
 
@@ -139,15 +140,21 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
   if (tensor == nullptr) return ACLNN_SUCCESS;
+  aclTensor* const dying = const_cast<aclTensor*>(tensor);
   if (aclcpu::StrictMode()) {
-    if (!aclcpu::TensorQuarantine::Get().Retire(const_cast<aclTensor*>(tensor))) {
+    if (!aclcpu::TensorQuarantine::Get().Retire(dying)) {
       return ReportError(ACLNN_ERR_PARAM_INVALID, "aclDestroyTensor: tensor %p was already destroyed.",
                          static_cast<const void*>(tensor));
     }
     return ACLNN_SUCCESS;
   }
-  const_cast<aclTensor*>(tensor)->magic = 0;
-  delete tensor;
+  // A tensor destroyed a moment ago is still ours, marked dead
+  // (meta/recently_destroyed_tensors.h): destroying it again is reported, not a
+  // double free.
+  const aclnnStatus alive = aclcpu::CheckTensorAlive(tensor, "aclDestroyTensor", "tensor");
+  if (alive != ACLNN_SUCCESS) return alive;
+  dying->magic = aclTensor::kDeadMagic;
+  aclcpu::KeepRecentlyDestroyed(dying);
   return ACLNN_SUCCESS;
 }
 
@@ -155,6 +162,7 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
                           const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
                           uint64_t storageDimsNum, void* tensorDataAddr) {
   if (tensor == nullptr) return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclInitTensor: tensor is null.");
+  if (const aclnnStatus alive = aclcpu::CheckTensorAlive(tensor, "aclInitTensor", "tensor")) return alive;
   return aclcpu::Describe(tensor, "aclInitTensor", viewDims, viewDimsNum, dataType, stride, offset, format,
                           storageDims, storageDimsNum, tensorDataAddr);
 }
@@ -163,6 +171,7 @@ aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_
   if (tensor == nullptr || viewDims == nullptr || viewDimsNum == nullptr) {
     return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclGetViewShape: tensor, viewDims and viewDimsNum must not be null.");
   }
+  if (const aclnnStatus alive = aclcpu::CheckTensorAlive(tensor, "aclGetViewShape", "tensor")) return alive;
   return aclcpu::CopyOut(tensor->view_dims, viewDims, viewDimsNum, "aclGetViewShape");
 }
 
@@ -171,6 +180,7 @@ aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims, u
     return ReportError(ACLNN_ERR_PARAM_NULLPTR,
                        "aclGetStorageShape: tensor, storageDims and storageDimsNum must not be null.");
   }
+  if (const aclnnStatus alive = aclcpu::CheckTensorAlive(tensor, "aclGetStorageShape", "tensor")) return alive;
   return aclcpu::CopyOut(tensor->storage_dims, storageDims, storageDimsNum, "aclGetStorageShape");
 }
 
@@ -179,6 +189,7 @@ aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue, u
     return ReportError(ACLNN_ERR_PARAM_NULLPTR,
                        "aclGetViewStrides: tensor, stridesValue and stridesNum must not be null.");
   }
+  if (const aclnnStatus alive = aclcpu::CheckTensorAlive(tensor, "aclGetViewStrides", "tensor")) return alive;
   return aclcpu::CopyOut(tensor->strides, stridesValue, stridesNum, "aclGetViewStrides");
 }
 
@@ -186,6 +197,7 @@ aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
   if (tensor == nullptr || offset == nullptr) {
     return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclGetViewOffset: tensor and offset must not be null.");
   }
+  if (const aclnnStatus alive = aclcpu::CheckTensorAlive(tensor, "aclGetViewOffset", "tensor")) return alive;
   *offset = tensor->offset;
   return ACLNN_SUCCESS;
 }
@@ -194,6 +206,7 @@ aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
   if (tensor == nullptr || format == nullptr) {
     return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclGetFormat: tensor and format must not be null.");
   }
+  if (const aclnnStatus alive = aclcpu::CheckTensorAlive(tensor, "aclGetFormat", "tensor")) return alive;
   *format = tensor->format;
   return ACLNN_SUCCESS;
 }
@@ -202,12 +215,14 @@ aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
   if (tensor == nullptr || dataType == nullptr) {
     return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclGetDataType: tensor and dataType must not be null.");
   }
+  if (const aclnnStatus alive = aclcpu::CheckTensorAlive(tensor, "aclGetDataType", "tensor")) return alive;
   *dataType = tensor->dtype;
   return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclSetRawTensorAddr(aclTensor* tensor, void* addr) {
   if (tensor == nullptr) return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclSetRawTensorAddr: tensor is null.");
+  if (const aclnnStatus alive = aclcpu::CheckTensorAlive(tensor, "aclSetRawTensorAddr", "tensor")) return alive;
   tensor->data = addr;
   return ACLNN_SUCCESS;
 }
@@ -216,6 +231,7 @@ aclnnStatus aclGetRawTensorAddr(const aclTensor* tensor, void** addr) {
   if (tensor == nullptr || addr == nullptr) {
     return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclGetRawTensorAddr: tensor and addr must not be null.");
   }
+  if (const aclnnStatus alive = aclcpu::CheckTensorAlive(tensor, "aclGetRawTensorAddr", "tensor")) return alive;
   *addr = tensor->data;
   return ACLNN_SUCCESS;
 }

@@ -14,9 +14,10 @@
 #include "meta/view_geometry.h"
 
 struct aclTensor {
-  // Set while the object is alive; cleared by aclDestroyTensor. In strict mode
-  // a destroyed tensor is kept for a while (aclcpu::kTensorQuarantine) with
-  // kDeadMagic, so that using it is reported instead of reading freed memory.
+  // Set while the object is alive. A destroyed tensor is kept for a while with
+  // kDeadMagic (strict mode: aclcpu::kTensorQuarantine of them; default mode:
+  // each thread's last few, meta/recently_destroyed_tensors.h), so that using
+  // or destroying it again is reported instead of reading freed memory.
   static constexpr uint64_t kLiveMagic = 0x61636c54656e7372ull;  // "aclTensr"
   static constexpr uint64_t kDeadMagic = 0x6465616454656e73ull;  // "deadTens"
 
@@ -38,9 +39,10 @@ namespace aclcpu {
 // Destroyed tensors strict mode keeps before really freeing the oldest.
 constexpr size_t kTensorQuarantine = 4096;
 
-// Strict mode only (elsewhere a destroyed tensor's memory is gone): if `tensor`
-// is not a live aclTensor, records why `api` cannot use it as argument `name`
-// and returns ACLNN_ERR_PARAM_INVALID; otherwise 0.
+// If `tensor` is not a live aclTensor, records why `api` cannot use it as
+// argument `name` and returns ACLNN_ERR_PARAM_INVALID; otherwise 0. Every mode:
+// one load and compare. A tensor destroyed long ago (memory freed and perhaps
+// reused) is judged by whatever its memory holds now: a cheap check, not proof.
 // (Inline: libopapi uses it too, and the libraries share no C++ symbols.)
 inline aclnnStatus CheckTensorAlive(const aclTensor* tensor, const char* api, const char* name) {
   if (tensor->magic == aclTensor::kLiveMagic) return ACLNN_SUCCESS;

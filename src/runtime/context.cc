@@ -253,6 +253,23 @@ std::vector<std::shared_ptr<Stream>> StreamsOfDevice(int32_t device_id) {
   return result;
 }
 
+void WaitForWorkQueuedOnEveryStream() {
+  Registry& registry = TheRegistry();
+  std::unique_lock<std::mutex> lock(registry.mutex);
+  std::vector<std::shared_ptr<Stream>> streams;
+  try {
+    streams.reserve(registry.streams.size());
+    for (const auto& entry : registry.streams) streams.push_back(entry.second);
+  } catch (const std::bad_alloc&) {
+    // No room for the list: wait holding the registry lock (stream workers
+    // never take it), which only delays other threads' stream calls.
+    for (const auto& entry : registry.streams) entry.second->WaitIdle();
+    return;
+  }
+  lock.unlock();
+  for (const auto& stream : streams) stream->WaitIdle();
+}
+
 }  // namespace aclcpu
 
 extern "C" {

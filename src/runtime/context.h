@@ -93,6 +93,10 @@ aclError ResolveStreamCached(const char* call, const void* handle, Stream** stre
 // Every live stream on the device, default streams included.
 std::vector<std::shared_ptr<Stream>> StreamsOfDevice(int32_t device_id);
 
+// Waits until every live stream, of every device, has run the work queued on it
+// before this call (work queued meanwhile is not waited for).
+void WaitForWorkQueuedOnEveryStream();
+
 }  // namespace aclcpu
 
 #endif  // ACLCPU_RUNTIME_CONTEXT_H_

@@ -10,6 +10,7 @@
 
 #include "acl/acl.h"
 #include "common/fault_injection.h"
+#include "runtime/context.h"
 #include "runtime/device_allocator.h"
 #include "runtime/error_store.h"
 #include "runtime/live_objects.h"
@@ -146,6 +147,16 @@ aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy poli
 aclError aclrtFree(void* devPtr) {
   if (devPtr == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is null");
   if (aclcpu::StrictMode()) return aclcpu::StrictFree(devPtr);
+  // Queued launches and copies may still use this memory: freeing it under them
+  // would crash the process or corrupt whatever is allocated there next. Default
+  // mode does not track which memory queued work uses (strict mode does, and
+  // reports the free), so it waits for all work queued so far, as cudaFree
+  // does: no wait at all when the streams are idle, the usual case.
+  aclcpu::DeviceAllocation allocation{};
+  if (aclcpu::TheDeviceAllocator().Lookup(devPtr, &allocation) == aclcpu::kLiveDeviceMemory &&
+      allocation.base == devPtr) {
+    aclcpu::WaitForWorkQueuedOnEveryStream();
+  }
   const aclError status = aclcpu::TheDeviceAllocator().Free(devPtr);
   if (status != ACL_SUCCESS) {
     return aclcpu::FailWith(status, "aclrtFree: devPtr %p was not returned by aclrtMalloc or is already freed",
@@ -190,6 +201,8 @@ aclError aclrtFreeHost(void* hostPtr) {
                               hostPtr);
     }
   }
+  // Queued asynchronous copies may still read or write it (see aclrtFree).
+  aclcpu::WaitForWorkQueuedOnEveryStream();
   std::free(hostPtr);
   return ACL_SUCCESS;
 }

@@ -306,6 +306,60 @@ TEST_F(MetaApi, DestroyingNullptrReturns0) {
   EXPECT_EQ(aclDestroyScalarList(nullptr), ACLNN_SUCCESS);
 }
 
+// ---- destroyed tensors (every mode; tests/strict covers strict mode's longer quarantine) --
+
+// A tensor destroyed twice is reported, not a double free: the thread keeps its
+// last few destroyed tensors, marked dead (meta/recently_destroyed_tensors.h).
+TEST_F(MetaApi, DestroyingATensorTwiceReturns161002NotAHeapCorruption) {
+  const int64_t view[] = {4};
+  aclTensor* tensor = aclCreateTensor(view, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, view, 1, nullptr);
+  ASSERT_NE(tensor, nullptr);
+  ASSERT_EQ(aclDestroyTensor(tensor), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyTensor(tensor), ACLNN_ERR_PARAM_INVALID);
+  const char* message = aclGetRecentErrMsg();
+  ASSERT_NE(message, nullptr);
+  EXPECT_TRUE(Contains(message, "destroyed")) << message;
+}
+
+TEST_F(MetaApi, GettersAndSettersOnADestroyedTensorReturn161002) {
+  const int64_t view[] = {4};
+  aclTensor* tensor = aclCreateTensor(view, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, view, 1, nullptr);
+  ASSERT_NE(tensor, nullptr);
+  ASSERT_EQ(aclDestroyTensor(tensor), ACLNN_SUCCESS);
+  int64_t* dims = nullptr;
+  uint64_t count = 0;
+  int64_t offset = 0;
+  aclFormat format = ACL_FORMAT_ND;
+  aclDataType dtype = ACL_FLOAT;
+  void* address = nullptr;
+  EXPECT_EQ(aclGetViewShape(tensor, &dims, &count), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclGetStorageShape(tensor, &dims, &count), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclGetViewStrides(tensor, &dims, &count), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(dims, nullptr) << "nothing is handed out for a destroyed tensor";
+  EXPECT_EQ(aclGetViewOffset(tensor, &offset), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclGetFormat(tensor, &format), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclGetDataType(tensor, &dtype), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclGetRawTensorAddr(tensor, &address), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclSetRawTensorAddr(tensor, &offset), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclInitTensor(tensor, view, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, view, 1, nullptr),
+            ACLNN_ERR_PARAM_INVALID);
+  const char* message = aclGetRecentErrMsg();
+  ASSERT_NE(message, nullptr);
+  EXPECT_TRUE(Contains(message, "aclInitTensor")) << message;
+}
+
+TEST_F(MetaApi, Phase1WithADestroyedTensorReturns161002NamingIt) {
+  Operands operands(ACL_FLOAT, ACL_FLOAT, ACL_FLOAT);
+  const int64_t view[] = {2, 3, 4};
+  aclTensor* self = aclCreateTensor(view, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, view, 3, nullptr);
+  ASSERT_NE(self, nullptr);
+  ASSERT_EQ(aclDestroyTensor(self), ACLNN_SUCCESS);
+  const Phase1Result result = CallPhase1(operands.grad_output.get(), self, operands.out.get());
+  EXPECT_EQ(result.status, ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(NamesIdentifier(result.message, "self")) << result.message;
+  EXPECT_TRUE(Contains(result.message, "destroyed")) << result.message;
+}
+
 // ---- aclGetRecentErrMsg after a failed operator call ---------------------------------
 
 TEST_F(MetaApi, RecentErrMsgAfterFailedPhase1HasClassTagAndArgumentThenClears) {

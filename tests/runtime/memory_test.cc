@@ -2,8 +2,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <thread>
 
 #include "acl/acl.h"
 #include "runtime_test_support.h"
@@ -148,6 +151,69 @@ TEST(Free, DoubleFreeIsParamInvalid) {
   ASSERT_EQ(aclrtFree(memory), ACL_SUCCESS);
   EXPECT_EQ(aclrtFree(memory), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_THAT(TakeMessages(), HasSubstr("already freed"));
+}
+
+// Freeing memory that queued work still uses never crashes the process in
+// default mode: the release waits until the work queued before it has run
+// (strict mode reports the free instead: tests/strict).
+using FreeWithQueuedWork = DeviceTest;
+
+TEST_F(FreeWithQueuedWork, FreeWaitsForQueuedWorkThatUsesTheMemory) {
+  if (StrictMode()) GTEST_SKIP() << "strict mode refuses the free (tests/strict)";
+  void* device = nullptr;
+  ASSERT_EQ(aclrtMalloc(&device, 4096, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+  Gate gate;
+  std::atomic<bool> task_done{false};
+  ASSERT_EQ(Launch(nullptr, [&] {
+              gate.Wait();
+              std::memset(device, 0x5a, 4096);  // default mode: device memory is host memory
+              task_done = true;
+            }),
+            ACL_SUCCESS);
+  std::atomic<bool> freed{false};
+  std::thread freeing([&] {
+    EXPECT_EQ(aclrtFree(device), ACL_SUCCESS);
+    freed = true;
+  });
+  // Generous wait for a "still blocked" check: the free must not overtake the task.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(freed);
+  gate.Open();
+  freeing.join();
+  EXPECT_TRUE(task_done);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+}
+
+TEST_F(FreeWithQueuedWork, FreeHostWaitsForQueuedWorkThatUsesTheMemory) {
+  void* host = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&host, 4096), ACL_SUCCESS);
+  Gate gate;
+  std::atomic<bool> task_done{false};
+  ASSERT_EQ(Launch(nullptr, [&] {
+              gate.Wait();
+              std::memset(host, 0x5a, 4096);
+              task_done = true;
+            }),
+            ACL_SUCCESS);
+  std::atomic<bool> freed{false};
+  std::thread freeing([&] {
+    EXPECT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
+    freed = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(freed);
+  gate.Open();
+  freeing.join();
+  EXPECT_TRUE(task_done);
+}
+
+TEST_F(FreeWithQueuedWork, FreeOfUnknownPointerDoesNotWait) {
+  Gate gate;
+  ASSERT_EQ(Launch(nullptr, [&] { gate.Wait(); }), ACL_SUCCESS);
+  int not_device_memory = 0;
+  EXPECT_NE(aclrtFree(&not_device_memory), ACL_SUCCESS);  // returns while the stream is blocked
+  gate.Open();
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
 }
 
 TEST(MallocHost, Is64ByteAlignedAndFreeable) {

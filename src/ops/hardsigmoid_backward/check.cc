@@ -30,14 +30,12 @@ aclnnStatus CheckNotNull(const Argument* arguments) {
                          kPhase1Name, arguments[i].name);
     }
   }
-  // Strict mode keeps destroyed tensors readable (marked dead) for a while, so
-  // using one is reported here, right after the null checks. Elsewhere its
-  // memory is already freed and cannot be looked at.
-  if (StrictMode()) {
-    for (int i = 0; i < kNumArguments; ++i) {
-      const aclnnStatus alive = CheckTensorAlive(arguments[i].tensor, kPhase1Name, arguments[i].name);
-      if (alive != ACLNN_SUCCESS) return alive;
-    }
+  // Destroyed tensors stay readable, marked dead, for a while (long in strict
+  // mode, a thread's last few otherwise), so using one is reported here, right
+  // after the null checks.
+  for (int i = 0; i < kNumArguments; ++i) {
+    const aclnnStatus alive = CheckTensorAlive(arguments[i].tensor, kPhase1Name, arguments[i].name);
+    if (alive != ACLNN_SUCCESS) return alive;
   }
   return ACLNN_SUCCESS;
 }
