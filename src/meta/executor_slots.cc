@@ -1,6 +1,7 @@
 #include "meta/executor_slots.h"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -32,8 +33,12 @@ namespace {
 constexpr size_t kSlotBytes = 1024;
 constexpr size_t kSlotHeaderBytes = kSlotBytes - kMaxExecutorBytes;
 // Address space only (PROT_NONE, MAP_NORESERVE) until used: room for a million
-// executors alive at once, committed 64 slots at a time.
+// executors alive at once, committed 64 slots at a time. Under an address-space
+// limit (RLIMIT_AS, `ulimit -v`) that counts reserved space too, the range
+// shrinks to a sixteenth of the limit, and halves again while mmap refuses it,
+// down to kMinReservedBytes (a thousand executors alive at once).
 constexpr size_t kReservedBytes = size_t{1} << 30;
+constexpr size_t kMinReservedBytes = size_t{1} << 20;
 constexpr uint64_t kCommitSlots = 64;
 
 // An executor handle: (kHandleTag << 52) | (generation << 20) | slot index. The
@@ -106,14 +111,23 @@ struct ExecutorSlots::Slot {
 };
 ExecutorSlots::ExecutorSlots() {
   static_assert(sizeof(Slot) == kSlotBytes && offsetof(Slot, object) == kSlotHeaderBytes, "slot layout");
-  void* reserved = mmap(nullptr, kReservedBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  size_t bytes = kReservedBytes;
+  struct rlimit limit {};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    bytes = std::max(kMinReservedBytes, std::min<size_t>(bytes, limit.rlim_cur / 16 / kSlotBytes * kSlotBytes));
+  }
+  void* reserved = MAP_FAILED;
+  for (; bytes >= kMinReservedBytes; bytes /= 2) {
+    reserved = mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (reserved != MAP_FAILED) break;
+  }
   if (reserved == MAP_FAILED) return;  // every Allocate fails: phase 1 reports 561101
   base_ = static_cast<char*>(reserved);
-  reserved_slots_ = kReservedBytes / kSlotBytes;
+  reserved_slots_ = bytes / kSlotBytes;
 #ifdef ACLCPU_EXECUTOR_SLOTS_ASAN
   // Executors are reachable from their slots: LeakSanitizer must scan them
   // (it skips the parts not yet readable).
-  __lsan_register_root_region(base_, kReservedBytes);
+  __lsan_register_root_region(base_, bytes);
 #endif
 }
 

@@ -2,7 +2,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <system_error>
 
 #include "common/env.h"
 #include "common/fault_injection.h"
@@ -36,19 +35,21 @@ ThreadPool& ThreadPool::Get() {
 // not an error: the pool keeps the workers it has, and jobs are split over
 // fewer threads (Run clamps to num_threads()), with the same results.
 ThreadPool::ThreadPool(int num_threads) {
+  try {
+    workers_.reserve(static_cast<size_t>(num_threads > 1 ? num_threads - 1 : 0));  // so push_back cannot throw
+  } catch (const std::exception&) {  // std::bad_alloc or std::length_error
+    return;
+  }
   for (int i = 1; i < num_threads; ++i) {
-    try {
-      if (InjectFault(FaultSite::kThreadPoolStart)) throw std::system_error(EAGAIN, std::generic_category());
-      workers_.emplace_back(&ThreadPool::WorkerLoop, this, i);
-    } catch (const std::exception&) {  // std::system_error or std::bad_alloc
-      break;
-    }
+    WorkerThread worker;
+    if (InjectFault(FaultSite::kThreadPoolStart) || !worker.Start([this, i] { WorkerLoop(i); })) break;
+    workers_.push_back(std::move(worker));
   }
 }
 
 ThreadPool::~ThreadPool() {
   Publish(0);  // a generation no thread takes part in: the workers return
-  for (std::thread& worker : workers_) worker.join();
+  for (WorkerThread& worker : workers_) worker.join();
 }
 
 void ThreadPool::Publish(int threads) {

@@ -24,6 +24,8 @@
 #include <thread>
 #include <vector>
 
+#include "common/worker_thread.h"
+
 namespace aclcpu {
 
 class ThreadPool {
@@ -68,7 +70,7 @@ class ThreadPool {
   static constexpr uint64_t kThreadsBits = 16;
   static constexpr uint64_t kThreadsMask = (uint64_t{1} << kThreadsBits) - 1;
 
-  std::vector<std::thread> workers_;
+  std::vector<WorkerThread> workers_;  // small stacks (common/worker_thread.h)
   std::mutex run_mutex_;  // one job at a time
   // What worker_finishes_ reaches when the current job is done; the caller's
   // (under run_mutex_), so away from the lines the workers touch.

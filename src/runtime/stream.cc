@@ -69,8 +69,9 @@ aclError Stream::Submit(Task* task) {
     // Lazily: most streams (every context's default stream) may never run
     // work. Started before queueing, so that no task waits without a worker.
     if (!worker_.joinable()) {
-      if (InjectFault(FaultSite::kStreamWorkerStart)) throw std::system_error(EAGAIN, std::generic_category());
-      worker_ = std::thread(&Stream::WorkerLoop, this);
+      if (InjectFault(FaultSite::kStreamWorkerStart) || !worker_.Start([this] { WorkerLoop(); })) {
+        throw std::system_error(EAGAIN, std::generic_category());
+      }
     }
     if (InjectFault(FaultSite::kStreamQueuePush)) throw std::bad_alloc();
     queue_.push_back(task);

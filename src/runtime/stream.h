@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "acl/acl_base.h"
+#include "common/worker_thread.h"
 #include "runtime/services.h"
 
 namespace aclcpu {
@@ -78,7 +79,7 @@ class Stream {
   int sleeping_waiters_ = 0;  // WaitIdle callers waiting on work_done_ (under mutex_)
   bool stopping_ = false;
   bool running_inline_ = false;  // a task runs on its submitter's thread, without the lock
-  std::thread worker_;  // started on the first submission
+  WorkerThread worker_;  // started on the first submission; small stack (common/worker_thread.h)
   std::mutex shutdown_mutex_;  // serialises Shutdown callers around the join
 };
 
