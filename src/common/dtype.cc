@@ -4,7 +4,7 @@
 
 namespace aclcpu {
 
-const char* DtypeName(aclDataType dtype) {
+const char* DtypeName(int32_t dtype) {
   switch (dtype) {
     case ACL_DT_UNDEFINED: return "DT_UNDEFINED";
     case ACL_FLOAT: return "DT_FLOAT";

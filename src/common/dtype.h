@@ -4,34 +4,41 @@
 #define ACLCPU_COMMON_DTYPE_H_
 
 #include <cstddef>
+#include <cstdint>
 
 #include "acl/acl_base.h"
 
 namespace aclcpu {
 
+// Every function here takes a dtype as its integer code (common/raw_enum.h): a
+// tensor's dtype is whatever int its creator passed, known value or not.
+
 // CANN's spelling in messages: "DT_FLOAT", "DT_BF16", ...; "DT_UNKNOWN(<n>)" otherwise.
-const char* DtypeName(aclDataType dtype);
+const char* DtypeName(int32_t dtype);
 
 // Bytes per element, 0 if the type has no fixed element size (undefined, string,
 // sub-byte types report 1 as CANN's aclDataTypeSize does).
-inline size_t DtypeSize(aclDataType dtype);
+inline size_t DtypeSize(int32_t dtype);
 
-inline bool IsFloatingDtype(aclDataType dtype);  // FLOAT16, FLOAT, DOUBLE, BF16
-inline bool IsComplexDtype(aclDataType dtype);   // COMPLEX32, COMPLEX64, COMPLEX128
-inline bool IsIntegralDtype(aclDataType dtype);  // INT8..UINT64 (not BOOL, INT4, UINT1)
+// True if `dtype` is one of aclDataType's values (then it may be held as one).
+inline bool IsKnownDtype(int32_t dtype);
+
+inline bool IsFloatingDtype(int32_t dtype);  // FLOAT16, FLOAT, DOUBLE, BF16
+inline bool IsComplexDtype(int32_t dtype);   // COMPLEX32, COMPLEX64, COMPLEX128
+inline bool IsIntegralDtype(int32_t dtype);  // INT8..UINT64 (not BOOL, INT4, UINT1)
 
 // The type two floating operands are computed in (CANN's table for tensor-tensor
 // ops): equal types stay; FLOAT16 with BF16 gives FLOAT; DOUBLE wins over all;
 // FLOAT wins over the 16-bit types. ACL_DT_UNDEFINED for non-floating inputs.
-inline aclDataType PromoteFloatingTypes(aclDataType a, aclDataType b);
+inline aclDataType PromoteFloatingTypes(int32_t a, int32_t b);
 
 // CANN's CanCast: false only for complex -> non-complex, floating -> integral, and
 // anything but BOOL -> BOOL.
-inline bool CanCast(aclDataType from, aclDataType to);
+inline bool CanCast(int32_t from, int32_t to);
 
 // Defined here so that phase 1, which asks these of every call's three
 // tensors, inlines them (each was an out-of-line call into another file).
-inline size_t DtypeSize(aclDataType dtype) {
+inline size_t DtypeSize(int32_t dtype) {
   switch (dtype) {
     case ACL_BOOL:
     case ACL_INT8:
@@ -71,15 +78,19 @@ inline size_t DtypeSize(aclDataType dtype) {
   return 0;
 }
 
-inline bool IsFloatingDtype(aclDataType dtype) {
+inline bool IsKnownDtype(int32_t dtype) {
+  return DtypeSize(dtype) != 0 || dtype == ACL_DT_UNDEFINED || dtype == ACL_STRING;
+}
+
+inline bool IsFloatingDtype(int32_t dtype) {
   return dtype == ACL_FLOAT16 || dtype == ACL_FLOAT || dtype == ACL_DOUBLE || dtype == ACL_BF16;
 }
 
-inline bool IsComplexDtype(aclDataType dtype) {
+inline bool IsComplexDtype(int32_t dtype) {
   return dtype == ACL_COMPLEX32 || dtype == ACL_COMPLEX64 || dtype == ACL_COMPLEX128;
 }
 
-inline bool IsIntegralDtype(aclDataType dtype) {
+inline bool IsIntegralDtype(int32_t dtype) {
   switch (dtype) {
     case ACL_INT8:
     case ACL_INT16:
@@ -95,16 +106,16 @@ inline bool IsIntegralDtype(aclDataType dtype) {
   }
 }
 
-inline aclDataType PromoteFloatingTypes(aclDataType a, aclDataType b) {
+inline aclDataType PromoteFloatingTypes(int32_t a, int32_t b) {
   if (!IsFloatingDtype(a) || !IsFloatingDtype(b)) return ACL_DT_UNDEFINED;
-  if (a == b) return a;
+  if (a == b) return static_cast<aclDataType>(a);  // a floating dtype: one of the enum's values
   if (a == ACL_DOUBLE || b == ACL_DOUBLE) return ACL_DOUBLE;
   // Any other mix (FLOAT with a 16-bit type, or FLOAT16 with BF16) computes in FLOAT:
   // neither 16-bit format can represent the other.
   return ACL_FLOAT;
 }
 
-inline bool CanCast(aclDataType from, aclDataType to) {
+inline bool CanCast(int32_t from, int32_t to) {
   if (IsComplexDtype(from) && !IsComplexDtype(to)) return false;
   if (IsFloatingDtype(from) && IsIntegralDtype(to)) return false;
   if (to == ACL_BOOL && from != ACL_BOOL) return false;

@@ -7,6 +7,7 @@
 
 #include "aclnn/opdev/op_errno.h"
 #include "common/dtype.h"
+#include "common/raw_enum.h"
 #include "common/error_report.h"
 #include "common/fault_injection.h"
 #include "meta/arrays.h"
@@ -65,18 +66,19 @@ aclScalarList::~aclScalarList() {
 extern "C" {
 
 aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
-  const size_t size = aclcpu::DtypeSize(dataType);
+  const int32_t dtype = aclcpu::RawEnum(dataType);
+  const size_t size = aclcpu::DtypeSize(dtype);
   if (value == nullptr) {
     ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclCreateScalar: value is null.");
     return nullptr;
   }
   if (size == 0 || size > sizeof(aclScalar::bytes)) {
     ReportError(ACLNN_ERR_PARAM_INVALID, "aclCreateScalar: %s has no scalar representation.",
-                aclcpu::DtypeName(dataType));
+                aclcpu::DtypeName(dtype));
     return nullptr;
   }
   aclScalar* scalar =
-      aclcpu::InjectFault(aclcpu::FaultSite::kArrayCreate) ? nullptr : new (std::nothrow) aclScalar{dataType, {}};
+      aclcpu::InjectFault(aclcpu::FaultSite::kArrayCreate) ? nullptr : new (std::nothrow) aclScalar{static_cast<aclDataType>(dtype), {}};  // a known dtype: it has a size
   if (scalar == nullptr) {
     ReportError(ACLNN_ERR_INNER, "aclCreateScalar: out of memory.");
     return nullptr;

@@ -12,6 +12,7 @@
 #include "common/dtype.h"
 #include "common/error_report.h"
 #include "common/fault_injection.h"
+#include "common/raw_enum.h"
 #include "meta/recently_destroyed_tensors.h"
 #include "meta/tensor.h"
 #include "runtime/strict.h"
@@ -66,7 +67,7 @@ class TensorQuarantine {
 // Fills `tensor` from the arguments of aclCreateTensor/aclInitTensor. Returns 0 or
 // a status after recording a message naming `api`.
 aclnnStatus Describe(aclTensor* tensor, const char* api, const int64_t* view_dims, uint64_t view_dims_num,
-                     aclDataType dtype, const int64_t* stride, int64_t offset, aclFormat format,
+                     int32_t dtype, const int64_t* stride, int64_t offset, int32_t format,
                      const int64_t* storage_dims, uint64_t storage_dims_num, void* data) {
   if (view_dims == nullptr && view_dims_num > 0) {
     return ReportError(ACLNN_ERR_PARAM_NULLPTR, "%s: viewDims is null but viewDimsNum is %llu.", api,
@@ -130,8 +131,8 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
     ReportError(ACLNN_ERR_INNER, "aclCreateTensor: out of memory.");
     return nullptr;
   }
-  if (aclcpu::Describe(tensor, "aclCreateTensor", viewDims, viewDimsNum, dataType, stride, offset, format,
-                       storageDims, storageDimsNum, tensorData) != ACLNN_SUCCESS) {
+  if (aclcpu::Describe(tensor, "aclCreateTensor", viewDims, viewDimsNum, aclcpu::RawEnum(dataType), stride, offset,
+                       aclcpu::RawEnum(format), storageDims, storageDimsNum, tensorData) != ACLNN_SUCCESS) {
     delete tensor;
     return nullptr;
   }
@@ -163,8 +164,8 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
                           uint64_t storageDimsNum, void* tensorDataAddr) {
   if (tensor == nullptr) return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclInitTensor: tensor is null.");
   if (const aclnnStatus alive = aclcpu::CheckTensorAlive(tensor, "aclInitTensor", "tensor")) return alive;
-  return aclcpu::Describe(tensor, "aclInitTensor", viewDims, viewDimsNum, dataType, stride, offset, format,
-                          storageDims, storageDimsNum, tensorDataAddr);
+  return aclcpu::Describe(tensor, "aclInitTensor", viewDims, viewDimsNum, aclcpu::RawEnum(dataType), stride, offset,
+                          aclcpu::RawEnum(format), storageDims, storageDimsNum, tensorDataAddr);
 }
 
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
@@ -207,7 +208,7 @@ aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
     return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclGetFormat: tensor and format must not be null.");
   }
   if (const aclnnStatus alive = aclcpu::CheckTensorAlive(tensor, "aclGetFormat", "tensor")) return alive;
-  *format = tensor->format;
+  aclcpu::StoreRawEnum(tensor->format, format);  // the code as given, known or not
   return ACLNN_SUCCESS;
 }
 
@@ -216,7 +217,7 @@ aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
     return ReportError(ACLNN_ERR_PARAM_NULLPTR, "aclGetDataType: tensor and dataType must not be null.");
   }
   if (const aclnnStatus alive = aclcpu::CheckTensorAlive(tensor, "aclGetDataType", "tensor")) return alive;
-  *dataType = tensor->dtype;
+  aclcpu::StoreRawEnum(tensor->dtype, dataType);
   return ACLNN_SUCCESS;
 }
 

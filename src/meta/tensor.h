@@ -22,8 +22,10 @@ struct aclTensor {
   static constexpr uint64_t kDeadMagic = 0x6465616454656e73ull;  // "deadTens"
 
   uint64_t magic = kLiveMagic;
-  aclDataType dtype = ACL_DT_UNDEFINED;
-  aclFormat format = ACL_FORMAT_ND;
+  // The aclDataType and aclFormat codes as given, known values or not (a C
+  // caller may pass any int: common/raw_enum.h). Phase 1 judges the dtype.
+  int32_t dtype = ACL_DT_UNDEFINED;
+  int32_t format = ACL_FORMAT_ND;
   std::vector<int64_t> view_dims;
   std::vector<int64_t> strides;  // in elements, one per view dim
   int64_t offset = 0;            // in elements, from `data`

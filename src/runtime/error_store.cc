@@ -16,6 +16,7 @@
 #include "common/env.h"
 #include "common/error_report.h"
 #include "common/fault_injection.h"
+#include "common/raw_enum.h"
 #include "runtime/strict.h"
 
 namespace aclcpu {
@@ -122,18 +123,18 @@ const char* aclGetRecentErrMsg(void) { return aclcpu::TakeRecentErrorMessages();
 
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
   // A bad level is reported but does not overwrite the status being asked for.
-  if (level != ACL_RT_THREAD_LEVEL) {
+  if (aclcpu::RawEnum(level) != ACL_RT_THREAD_LEVEL) {
     aclcpu::ReportError(ACL_ERROR_INVALID_PARAM, "aclrtPeekAtLastError: level (%d) is not ACL_RT_THREAD_LEVEL",
-                        static_cast<int>(level));
+                        aclcpu::RawEnum(level));
     return ACL_ERROR_INVALID_PARAM;
   }
   return aclcpu::PeekLastRuntimeError();
 }
 
 aclError aclrtGetLastError(aclrtLastErrLevel level) {
-  if (level != ACL_RT_THREAD_LEVEL) {
+  if (aclcpu::RawEnum(level) != ACL_RT_THREAD_LEVEL) {
     aclcpu::ReportError(ACL_ERROR_INVALID_PARAM, "aclrtGetLastError: level (%d) is not ACL_RT_THREAD_LEVEL",
-                        static_cast<int>(level));
+                        aclcpu::RawEnum(level));
     return ACL_ERROR_INVALID_PARAM;
   }
   return aclcpu::TakeLastRuntimeError();

@@ -11,6 +11,7 @@
 
 #include "acl/acl.h"
 #include "common/dtype.h"
+#include "common/raw_enum.h"
 #include "common/float16.h"
 #include "common/soc.h"
 #include "runtime/error_store.h"
@@ -83,7 +84,7 @@ const char* aclrtGetSocName(void) {
   return soc->name;
 }
 
-size_t aclDataTypeSize(aclDataType dataType) { return aclcpu::DtypeSize(dataType); }
+size_t aclDataTypeSize(aclDataType dataType) { return aclcpu::DtypeSize(aclcpu::RawEnum(dataType)); }
 
 float aclFloat16ToFloat(aclFloat16 value) { return aclcpu::HalfToFloat(value); }
 

@@ -14,6 +14,7 @@
 #include <new>
 
 #include "acl/acl.h"
+#include "common/raw_enum.h"
 #include "runtime/context.h"
 #include "runtime/device_allocator.h"
 #include "runtime/error_store.h"
@@ -69,16 +70,16 @@ bool IsDeviceAddress(const void* address) {
 
 // Strict mode: a side the kind calls host memory must not be device memory,
 // which the host cannot access (the copy would fault inside the runtime).
-aclError CheckHostSide(const char* call, const char* argument, const void* address, aclrtMemcpyKind kind) {
+aclError CheckHostSide(const char* call, const char* argument, const void* address, int32_t kind) {
   DeviceAllocation allocation;
   if (TheDeviceAllocator().Lookup(address, &allocation) == kNotDeviceMemory) return ACL_SUCCESS;
   return FailWith(ACL_ERROR_RT_PARAM_INVALID,
                   "%s: %s %p is device memory (allocation %p of %zu bytes), but kind %d says it is host memory; "
                   "use the aclrtMemcpyKind that matches both sides",
-                  call, argument, address, allocation.base, allocation.size, static_cast<int>(kind));
+                  call, argument, address, allocation.base, allocation.size, kind);
 }
 
-aclError PrepareCopy(const char* call, void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+aclError PrepareCopy(const char* call, void* dst, size_t destMax, const void* src, size_t count, int32_t kind,
                      CopyArguments* copy) {
   if (dst == nullptr) return FailWith(ACL_ERROR_INVALID_PARAM, "%s: dst is null", call);
   if (src == nullptr) return FailWith(ACL_ERROR_INVALID_PARAM, "%s: src is null", call);
@@ -108,8 +109,7 @@ aclError PrepareCopy(const char* call, void* dst, size_t destMax, const void* sr
       src_is_device = IsDeviceAddress(src);
       break;
     default:
-      return FailWith(ACL_ERROR_INVALID_PARAM, "%s: kind (%d) is not an aclrtMemcpyKind value (0..7)", call,
-                      static_cast<int>(kind));
+      return FailWith(ACL_ERROR_INVALID_PARAM, "%s: kind (%d) is not an aclrtMemcpyKind value (0..7)", call, kind);
   }
   if (count == 0) return ACL_SUCCESS;
   if (StrictMode()) {
@@ -224,7 +224,7 @@ extern "C" {
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
   aclcpu::CopyArguments copy;
-  aclError status = aclcpu::PrepareCopy("aclrtMemcpy", dst, destMax, src, count, kind, &copy);
+  aclError status = aclcpu::PrepareCopy("aclrtMemcpy", dst, destMax, src, count, aclcpu::RawEnum(kind), &copy);
   if (status == ACL_SUCCESS) status = aclcpu::CheckSynchronousAccess("aclrtMemcpy", copy);
   if (status != ACL_SUCCESS) return status;
   aclcpu::RunCopy(copy);
@@ -234,7 +234,8 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
   aclcpu::CopyArguments copy;
-  const aclError status = aclcpu::PrepareCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind, &copy);
+  const aclError status = aclcpu::PrepareCopy("aclrtMemcpyAsync", dst, destMax, src, count, aclcpu::RawEnum(kind),
+                                                    &copy);
   if (status != ACL_SUCCESS) return status;
   return aclcpu::SubmitTo("aclrtMemcpyAsync", stream, new (std::nothrow) aclcpu::CopyTask(copy));
 }

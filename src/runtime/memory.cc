@@ -10,6 +10,7 @@
 
 #include "acl/acl.h"
 #include "common/fault_injection.h"
+#include "common/raw_enum.h"
 #include "runtime/context.h"
 #include "runtime/device_allocator.h"
 #include "runtime/error_store.h"
@@ -33,7 +34,7 @@ constexpr size_t kSizeGranule = 32;
 
 enum class Padding { kPlus32, kNone };
 
-aclError MallocDevice(const char* call, void** devPtr, size_t size, aclrtMemMallocPolicy policy, Padding padding) {
+aclError MallocDevice(const char* call, void** devPtr, size_t size, int32_t policy, Padding padding) {
   if (devPtr == nullptr) return FailWith(ACL_ERROR_INVALID_PARAM, "%s: devPtr is null", call);
   if (size == 0) return FailWith(ACL_ERROR_INVALID_PARAM, "%s: size is 0; it must be greater than 0", call);
   const uint32_t bits = static_cast<uint32_t>(policy);
@@ -132,16 +133,16 @@ size_t LiveHostAllocationCount() {
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  return aclcpu::MallocDevice("aclrtMalloc", devPtr, size, policy, aclcpu::Padding::kPlus32);
+  return aclcpu::MallocDevice("aclrtMalloc", devPtr, size, aclcpu::RawEnum(policy), aclcpu::Padding::kPlus32);
 }
 
 aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  return aclcpu::MallocDevice("aclrtMallocAlign32", devPtr, size, policy, aclcpu::Padding::kNone);
+  return aclcpu::MallocDevice("aclrtMallocAlign32", devPtr, size, aclcpu::RawEnum(policy), aclcpu::Padding::kNone);
 }
 
 // There is no device cache to keep coherent on a CPU: cached memory is plain memory.
 aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  return aclcpu::MallocDevice("aclrtMallocCached", devPtr, size, policy, aclcpu::Padding::kPlus32);
+  return aclcpu::MallocDevice("aclrtMallocCached", devPtr, size, aclcpu::RawEnum(policy), aclcpu::Padding::kPlus32);
 }
 
 aclError aclrtFree(void* devPtr) {

@@ -112,7 +112,7 @@ bool IsIntegralOrBool(int dtype) {
 }
 
 size_t LibraryItemSize(int dtype) {  // aclDataTypeSize, as the library measures views
-  const size_t size = aclDataTypeSize(static_cast<aclDataType>(dtype));
+  const size_t size = CDataTypeSize(dtype);
   return size;
 }
 
@@ -347,10 +347,10 @@ void RunOne(ByteReader& in) {
   for (int op = 0; op < 3; ++op) {
     Operand& o = ops[op];
     if (null_tensor[op]) continue;
-    o.tensor = aclCreateTensor(o.view.dims.data(), o.view.dims.size(), static_cast<aclDataType>(o.dtype),
-                               o.null_strides ? nullptr : o.view.strides.data(), o.view.offset, static_cast<aclFormat>(format),
-                               o.declare_storage ? o.storage_dims.data() : nullptr,
-                               o.declare_storage ? o.storage_dims.size() : 0, o.buffer.data());
+    o.tensor = CCreateTensor(o.view.dims.data(), o.view.dims.size(), o.dtype,
+                             o.null_strides ? nullptr : o.view.strides.data(), o.view.offset, format,
+                             o.declare_storage ? o.storage_dims.data() : nullptr,
+                             o.declare_storage ? o.storage_dims.size() : 0, o.buffer.data());
     FUZZ_CHECK(o.tensor != nullptr, "aclCreateTensor refused valid pointers for %s", kNames[op]);
   }
   const Expectation expected = Expect(ops, null_tensor, null_workspace_size, null_executor);

@@ -28,6 +28,7 @@
 #include "aclnn/acl_meta.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_hardsigmoid_backward.h"
+#include "c_enum_calls.h"
 
 #define FUZZ_CHECK(condition, ...)                                                        \
   do {                                                                                    \
@@ -405,19 +406,13 @@ inline bool ExpectStorageCheck() {
   return expect;
 }
 
-// Dtypes and formats are drawn from the whole value range of their enums (-64..63:
-// unknown values such as 5, 14 or 50 included). Values outside that range, e.g.
-// (aclDataType)1000, which a C caller can pass, are undefined behaviour in C++ as
-// soon as the library loads its own enum-typed parameter (clang's UBSan reports
-// aclCreateTensor's first use of `format`), so the harnesses stay inside the range
-// unless ACLCPU_FUZZ_ENUM_RANGE_ONLY=0 (see docs/reliability.md, finding 5).
-inline int EnumValue(int32_t raw) {
-  static const bool range_only = [] {
-    const char* value = std::getenv("ACLCPU_FUZZ_ENUM_RANGE_ONLY");
-    return value == nullptr || value[0] != '0';
-  }();
-  return range_only ? static_cast<int>(raw & 63) - (raw < 0 ? 64 : 0) : raw;
-}
+// Dtypes and formats are any int32_t a C caller can pass: values outside the
+// enums' ranges (aclDataType's is -64..63) included, which the library reads as
+// integers (src/common/raw_enum.h; docs/reliability.md, finding 5), so the
+// fuzz stage's UBSan (-fsanitize=enum) checks that it never loads one as its
+// enum type. The harnesses hold them as int and call through
+// tests/support/c_enum_calls.c, as a C program would.
+inline int EnumValue(int32_t raw) { return raw; }
 
 }  // namespace aclcpu_fuzz
 

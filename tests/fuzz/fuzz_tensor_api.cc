@@ -109,9 +109,9 @@ void RunOne(ByteReader& in) {
   const uint64_t dims_count = null_dims ? (in.Bool() ? in.U64() : 0) : dims.size();
   const uint64_t storage_count = null_storage ? (in.Bool() ? in.U64() : 0) : storage.size();
 
-  aclTensor* tensor = aclCreateTensor(null_dims ? nullptr : dims.data(), dims_count, static_cast<aclDataType>(dtype),
-                                      null_strides ? nullptr : strides.data(), offset, static_cast<aclFormat>(format),
-                                      null_storage ? nullptr : storage.data(), storage_count, data);
+  aclTensor* tensor = CCreateTensor(null_dims ? nullptr : dims.data(), dims_count, dtype,
+                                    null_strides ? nullptr : strides.data(), offset, format,
+                                    null_storage ? nullptr : storage.data(), storage_count, data);
   const bool refusable = (null_dims && dims_count > 0) || (null_storage && storage_count > 0);
   if (refusable) {
     FUZZ_CHECK(tensor == nullptr, "aclCreateTensor accepted a null array with count > 0");

@@ -41,7 +41,7 @@ aclnnStatus CheckNotNull(const Argument* arguments) {
 }
 
 // The operator's dtype list depends on the chip: BF16 only from the A2 class on.
-bool IsSupportedInputDtype(aclDataType dtype, const SocInfo& soc) {
+bool IsSupportedInputDtype(int32_t dtype, const SocInfo& soc) {
   return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || (dtype == ACL_BF16 && SocSupportsBf16(soc.family));
 }
 
@@ -60,9 +60,10 @@ aclnnStatus CheckDtypes(const Argument* arguments) {
                          SocSupportsBf16(soc->family) ? "[DT_FLOAT, DT_FLOAT16, DT_BF16]" : "[DT_FLOAT, DT_FLOAT16]");
     }
   }
-  const aclDataType grad = arguments[kGradArgument].tensor->dtype;
-  const aclDataType self = arguments[kSelfArgument].tensor->dtype;
-  const aclDataType out = arguments[kOutArgument].tensor->dtype;
+  // Dtype codes as given (common/raw_enum.h): out's may be any int.
+  const int32_t grad = arguments[kGradArgument].tensor->dtype;
+  const int32_t self = arguments[kSelfArgument].tensor->dtype;
+  const int32_t out = arguments[kOutArgument].tensor->dtype;
   const aclDataType promoted = PromoteFloatingTypes(grad, self);
   if (!CanCast(promoted, out)) {
     return ReportError(ACLNN_ERR_PARAM_INVALID,

@@ -244,9 +244,16 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
                        "this product.",
                        kPhase1Name, soc.name, soc.product);
   }
-  const aclDataType promoted = PromoteFloatingTypes(grad->dtype, self->dtype);
+  // CheckParams accepted grad's and self's dtypes, so their codes are aclDataType
+  // values; out's code may be anything CANN's cast rule lets through, values the
+  // enum does not have included (common/raw_enum.h), and no kernel writes those.
+  const aclDataType grad_dtype = static_cast<aclDataType>(grad->dtype);
+  const aclDataType self_dtype = static_cast<aclDataType>(self->dtype);
+  const aclDataType promoted = PromoteFloatingTypes(grad_dtype, self_dtype);
+  const bool out_dtype_known = IsKnownDtype(out->dtype);
+  const aclDataType out_dtype = out_dtype_known ? static_cast<aclDataType>(out->dtype) : ACL_DT_UNDEFINED;
   plan->target = ChosenTarget();
-  plan->kernel = ChosenTargetKernel(grad->dtype, self->dtype, promoted, out->dtype);
+  plan->kernel = out_dtype_known ? ChosenTargetKernel(grad_dtype, self_dtype, promoted, out_dtype) : nullptr;
   if (plan->kernel == nullptr) {
     // Allowed by CANN's cast rule (e.g. COMPLEX64) but CANN has no cast kernel to
     // it either; refuse rather than write something wrong.
@@ -291,7 +298,7 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
       plan->flat || (plan->layout.rank == 1 && plan->layout.strides[kOut][0] == 1);
   if (out_is_one_dense_run && footprint >= kStreamingMinFootprintBytes) {
     const HardsigmoidBackwardRunFn streaming =
-        SelectStreamingKernel(grad->dtype, self->dtype, promoted, out->dtype, plan->target);
+        SelectStreamingKernel(grad_dtype, self_dtype, promoted, out_dtype, plan->target);
     if (streaming != nullptr) {
       plan->kernel = streaming;
       plan->streaming = true;
@@ -299,7 +306,7 @@ aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTen
   }
   plan->tiled = !plan->flat && BenefitsFromTiling(plan->layout);
   if (plan->tiled && InputsRunAlongDim1(plan->layout)) {
-    plan->tile_kernel = SelectTileKernel(grad->dtype, self->dtype, promoted, out->dtype, plan->target);
+    plan->tile_kernel = SelectTileKernel(grad_dtype, self_dtype, promoted, out_dtype, plan->target);
   }
   plan->runs_inline = elements <= kMaxInlineElements;
   // Split along the outermost dim (the whole run when flat), never finer than
