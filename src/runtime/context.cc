@@ -12,6 +12,7 @@
 #include "common/fault_injection.h"
 #include "runtime/error_store.h"
 #include "runtime/live_objects.h"
+#include "runtime/release_all.h"
 
 namespace aclcpu {
 namespace {
@@ -251,6 +252,34 @@ std::vector<std::shared_ptr<Stream>> StreamsOfDevice(int32_t device_id) {
     if (entry.second->device_id() == device_id) result.push_back(entry.second);
   }
   return result;
+}
+
+size_t CountCreatedStreams() {
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  size_t created = 0;
+  for (const auto& entry : registry.streams) created += entry.second->is_default() ? 0 : 1;
+  return created;
+}
+
+size_t DestroyAllContexts(size_t* streams) {
+  *streams = 0;
+  size_t destroyed = 0;
+  for (;;) {
+    std::shared_ptr<Context> next;
+    {
+      Registry& registry = TheRegistry();
+      std::lock_guard<std::mutex> lock(registry.mutex);
+      if (registry.contexts.empty()) break;
+      next = registry.contexts.begin()->second;
+      for (const auto& entry : registry.streams) {
+        if (entry.second->context() == next.get() && !entry.second->is_default()) ++*streams;
+      }
+    }
+    // One at a time, as aclrtDestroyContext would: no list to allocate.
+    if (DestroyContext(next)) ++destroyed;
+  }
+  return destroyed;
 }
 
 void WaitForWorkQueuedOnEveryStream() {

@@ -10,6 +10,7 @@
 #include "acl/acl.h"
 #include "runtime/context.h"
 #include "runtime/error_store.h"
+#include "runtime/release_all.h"
 
 namespace aclcpu {
 namespace {
@@ -37,6 +38,25 @@ aclError InvalidDevice(const char* call, int32_t device_id) {
 }
 
 }  // namespace
+
+size_t ResetAllDevices() {
+  size_t reset = 0;
+  for (int32_t id = 0; id < kMaxDeviceCount; ++id) {
+    std::shared_ptr<Context> retired;
+    {
+      DeviceTable& table = Devices();
+      std::lock_guard<std::mutex> lock(table.mutex);
+      DeviceState& device = table.devices[id];
+      if (device.references == 0) continue;
+      device.references = 0;
+      retired = std::move(device.primary);
+    }
+    if (retired != nullptr) DestroyContext(retired);
+    ++reset;
+  }
+  return reset;
+}
+
 }  // namespace aclcpu
 
 extern "C" {

@@ -105,6 +105,13 @@ class HostDeviceAllocator final : public DeviceAllocator {
     return blocks_.size();
   }
 
+  bool AnyLive(void** address) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (blocks_.empty()) return false;
+    *address = reinterpret_cast<void*>(blocks_.begin()->first);
+    return true;
+  }
+
   bool Find(const void* address, DeviceAllocation* allocation) override {
     const uintptr_t key = reinterpret_cast<uintptr_t>(address);
     std::lock_guard<std::mutex> lock(mutex_);

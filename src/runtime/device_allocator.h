@@ -49,6 +49,10 @@ class DeviceAllocator {
   // The live allocation that contains `address`, if any.
   virtual bool Find(const void* address, DeviceAllocation* allocation) = 0;
 
+  // The base address of some live allocation, if there is one (aclFinalize
+  // frees what the program left, one by one).
+  virtual bool AnyLive(void** address) = 0;
+
   // Like Find, but also knows allocations that were freed (the strict
   // allocator keeps their addresses reserved for a while; the default one
   // forgets them at once and answers kNotDeviceMemory).

@@ -9,6 +9,7 @@
 
 #include "common/fault_injection.h"
 #include "runtime/live_objects.h"
+#include "runtime/release_all.h"
 
 namespace aclcpu {
 namespace {
@@ -136,6 +137,16 @@ std::shared_ptr<Event> RegisterEvent(uint32_t flags) {
   } catch (const std::bad_alloc&) {  // the event, or its registry entry (then the event is released)
     return nullptr;
   }
+}
+
+size_t UnregisterAllEvents() {
+  EventRegistry& registry = Registry();
+  std::unordered_map<const void*, std::shared_ptr<Event>> events;
+  {
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    events.swap(registry.events);
+  }
+  return events.size();  // released here, outside the lock
 }
 
 size_t LiveEventCount() {

@@ -11,10 +11,13 @@
 
 #include "acl/acl.h"
 #include "common/dtype.h"
-#include "common/raw_enum.h"
+#include "common/env.h"
 #include "common/float16.h"
+#include "common/raw_enum.h"
 #include "common/soc.h"
+#include "runtime/context.h"
 #include "runtime/error_store.h"
+#include "runtime/release_all.h"
 
 namespace aclcpu {
 namespace {
@@ -53,12 +56,32 @@ aclError aclInit(const char* configPath) {
   return ACL_SUCCESS;
 }
 
-// Devices, streams and memory are left as they are: programs reset their devices
-// before finalizing, and later calls keep working (see the note above).
+// Finalizing releases what the program left: it waits for the work queued on
+// every stream, resets every device still set, destroys the contexts, streams
+// and events left and frees the device and pinned host memory left, so that a
+// process may run aclInit ... aclFinalize any number of times without growing.
+// The runtime is then as at process start: aclInit may follow, and so may any
+// other call (none requires aclInit). The thread pool stays: it is created once
+// per process, its size fixed, and launches may still be running on it from
+// executors of the meta API, which aclFinalize does not own.
 aclError aclFinalize(void) {
   std::lock_guard<std::mutex> lock(aclcpu::init_mutex);
   if (!aclcpu::initialized) {
     return aclcpu::FailWith(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: not initialized (no aclInit since the last aclFinalize)");
+  }
+  aclcpu::WaitForWorkQueuedOnEveryStream();
+  const size_t streams_in_primaries = aclcpu::CountCreatedStreams();
+  const size_t devices = aclcpu::ResetAllDevices();
+  size_t streams_in_contexts = 0;
+  const size_t contexts = aclcpu::DestroyAllContexts(&streams_in_contexts);
+  const size_t events = aclcpu::UnregisterAllEvents();
+  const size_t device_blocks = aclcpu::FreeAllDeviceMemory();
+  const size_t host_blocks = aclcpu::FreeAllHostMemory();
+  if (aclcpu::Verbose()) {
+    std::fprintf(stderr,
+                 "aclcpu: aclFinalize released what the program left: %zu devices still set, %zu contexts, %zu "
+                 "streams, %zu events, %zu device allocations, %zu host allocations\n",
+                 devices, contexts, streams_in_primaries + streams_in_contexts, events, device_blocks, host_blocks);
   }
   aclcpu::initialized = false;
   return ACL_SUCCESS;

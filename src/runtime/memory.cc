@@ -16,6 +16,7 @@
 #include "runtime/error_store.h"
 #include "runtime/live_objects.h"
 #include "runtime/pending_work.h"
+#include "runtime/release_all.h"
 #include "runtime/strict.h"
 
 namespace aclcpu {
@@ -121,6 +122,25 @@ size_t MemAvailableBytes() {
 }
 
 }  // namespace
+
+size_t FreeAllDeviceMemory() {
+  DeviceAllocator& allocator = TheDeviceAllocator();
+  size_t freed = 0;
+  void* address = nullptr;
+  while (allocator.AnyLive(&address) && allocator.Free(address) == ACL_SUCCESS) ++freed;
+  return freed;
+}
+
+size_t FreeAllHostMemory() {
+  HostAllocations& allocations = TheHostAllocations();
+  std::unordered_map<void*, size_t> left;
+  {
+    std::lock_guard<std::mutex> lock(allocations.mutex);
+    left.swap(allocations.sizes);
+  }
+  for (const auto& entry : left) std::free(entry.first);
+  return left.size();
+}
 
 size_t LiveHostAllocationCount() {
   HostAllocations& allocations = TheHostAllocations();

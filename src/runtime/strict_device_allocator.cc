@@ -136,6 +136,13 @@ class StrictDeviceAllocator final : public DeviceAllocator {
     return live_.size();
   }
 
+  bool AnyLive(void** address) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (live_.empty()) return false;
+    *address = reinterpret_cast<void*>(live_.begin()->first);
+    return true;
+  }
+
   void* ToHost(const void* address, size_t bytes) override {
     const uintptr_t key = reinterpret_cast<uintptr_t>(address);
     std::lock_guard<std::mutex> lock(mutex_);

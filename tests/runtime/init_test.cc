@@ -1,15 +1,23 @@
 // aclInit / aclFinalize, version, SoC name and the acl_base.h helpers.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <dirent.h>
+#include <malloc.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "acl/acl.h"
 #include "runtime_test_support.h"
+
+// Test control exported by libascendcl.so (runtime/live_objects.h).
+extern "C" int64_t aclcpuLiveObjectCount(const char* kind);
 
 namespace aclcpu_test {
 namespace {
@@ -87,6 +95,114 @@ TEST(Init, AgainAfterFinalizeSucceeds) {
   ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
   EXPECT_EQ(aclInit(nullptr), ACL_SUCCESS);
   EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
+// aclFinalize releases what the program left (runtime/release_all.h): devices
+// still set, contexts, streams, events, device and pinned host memory.
+TEST(Finalize, ReleasesEverythingTheProgramLeft) {
+  EnsureFinalized();
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  aclrtContext context = nullptr;
+  ASSERT_EQ(aclrtCreateContext(&context, 0), ACL_SUCCESS);
+  aclrtStream stream_in_context = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream_in_context), ACL_SUCCESS);
+  aclrtEvent event = nullptr;
+  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordEvent(event, stream), ACL_SUCCESS);
+  void* device = nullptr;
+  ASSERT_EQ(aclrtMalloc(&device, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  void* host = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&host, 256), ACL_SUCCESS);
+
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+  for (const char* kind : {"streams", "events", "device_memory", "host_memory"}) {
+    EXPECT_EQ(aclcpuLiveObjectCount(kind), 0) << kind;
+  }
+  // Every handle from before is refused, none reaches a later object.
+  TakeMessages();
+  EXPECT_EQ(aclrtSetCurrentContext(context), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_in_context), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtDestroyEvent(event), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_NE(aclrtFree(device), ACL_SUCCESS);
+  EXPECT_NE(aclrtFreeHost(host), ACL_SUCCESS);
+  aclrtContext current = nullptr;
+  EXPECT_EQ(aclrtGetCurrentContext(&current), ACL_ERROR_RT_CONTEXT_NULL) << "the devices were reset";
+  // The runtime is as at process start: a new cycle works.
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
+TEST(Finalize, WaitsForQueuedWorkBeforeReleasing) {
+  EnsureFinalized();
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  std::atomic<bool> ran{false};
+  ASSERT_EQ(Launch(nullptr, [&] {
+              std::this_thread::sleep_for(std::chrono::milliseconds(50));
+              ran = true;
+            }),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+  EXPECT_TRUE(ran);
+}
+
+// Entries of a /proc/self directory: the process's threads or open files.
+size_t CountEntries(const char* directory) {
+  size_t count = 0;
+  DIR* dir = opendir(directory);
+  if (dir == nullptr) return 0;
+  while (const dirent* entry = readdir(dir)) count += entry->d_name[0] != '.';
+  closedir(dir);
+  return count;
+}
+
+// Heap bytes in use (small blocks and mmap'ed ones).
+size_t HeapBytesInUse() {
+  const struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
+
+// One cycle of a program that leaves everything to aclFinalize.
+void CycleLeavingEverything() {
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  aclrtEvent event = nullptr;
+  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+  void* device = nullptr;
+  ASSERT_EQ(aclrtMalloc(&device, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  void* host = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&host, 4096), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpyAsync(device, 4096, host, 4096, ACL_MEMCPY_HOST_TO_DEVICE, stream), ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordEvent(event, stream), ACL_SUCCESS);
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
+TEST(Finalize, AThousandCyclesHoldNoMoreThreadsFilesOrMemoryThanOne) {
+  EnsureFinalized();
+  CycleLeavingEverything();
+  const size_t threads = CountEntries("/proc/self/task");
+  const size_t files = CountEntries("/proc/self/fd");
+  const size_t heap = HeapBytesInUse();
+  for (int cycle = 1; cycle < 1000; ++cycle) {
+    CycleLeavingEverything();
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_LE(CountEntries("/proc/self/task"), threads);
+  EXPECT_LE(CountEntries("/proc/self/fd"), files);
+  // Strict mode keeps freed device ranges reserved for a while (bounded), so
+  // its bookkeeping grows to that bound; default mode must hold nothing more.
+  const size_t slack = StrictMode() ? size_t{1} << 20 : size_t{16} << 10;
+  EXPECT_LE(HeapBytesInUse(), heap + slack) << "heap after 1 cycle: " << heap;
 }
 
 TEST(Init, RuntimeCallsWorkWithoutInit) {

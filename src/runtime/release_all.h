@@ -1,0 +1,34 @@
+// aclcpu runtime: releasing what a program left behind, for aclFinalize.
+//
+// Each function is defined beside the registry it empties and returns how many
+// objects it released. Handles of released objects are never given out again
+// (runtime/handle_ids.h), so later calls with them are refused, not misrouted.
+#ifndef ACLCPU_RUNTIME_RELEASE_ALL_H_
+#define ACLCPU_RUNTIME_RELEASE_ALL_H_
+
+#include <cstddef>
+
+namespace aclcpu {
+
+// device.cc: every device still set (by any thread) has its reference count
+// dropped to 0 and its primary context destroyed, with that context's streams.
+size_t ResetAllDevices();
+
+// context.cc: every context left (aclrtCreateContext's), with its streams.
+// `streams` receives the number of streams destroyed with them.
+size_t DestroyAllContexts(size_t* streams);
+
+// context.cc: streams created in the primary contexts (counted before
+// ResetAllDevices destroys them with their contexts).
+size_t CountCreatedStreams();
+
+// event.cc: every event left.
+size_t UnregisterAllEvents();
+
+// memory.cc: every aclrtMalloc* allocation and every aclrtMallocHost one left.
+size_t FreeAllDeviceMemory();
+size_t FreeAllHostMemory();
+
+}  // namespace aclcpu
+
+#endif  // ACLCPU_RUNTIME_RELEASE_ALL_H_
