@@ -304,7 +304,7 @@ void ExecutorSlots::Retire(aclOpExecutor* executor, const char* reason) {
   const uint64_t word = slot->word.load(std::memory_order_relaxed);
   slot->word.store(Word(GenerationOf(word), SlotState::kRetired), std::memory_order_release);
   Slot* evicted = nullptr;
-  {
+  try {
     Quarantine& quarantine = TheQuarantine();
     std::lock_guard<std::mutex> lock(quarantine.mutex);
     quarantine.slots.push_back(slot);
@@ -312,6 +312,11 @@ void ExecutorSlots::Retire(aclOpExecutor* executor, const char* reason) {
       evicted = static_cast<Slot*>(quarantine.slots.front());
       quarantine.slots.pop_front();
     }
+  } catch (const std::bad_alloc&) {
+    // No room to remember it: the slot is freed at once (its handle is still
+    // refused, by generation), only the retired reason is lost. Retiring must
+    // not fail: it runs inside destroy and launch calls.
+    evicted = slot;
   }
   if (evicted != nullptr) Free(evicted);
 }

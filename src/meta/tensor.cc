@@ -49,8 +49,14 @@ class TensorQuarantine {
       std::lock_guard<std::mutex> lock(mutex_);
       if (tensor->magic == aclTensor::kDeadMagic) return false;
       tensor->magic = aclTensor::kDeadMagic;
-      dead_.push_back(tensor);
-      if (dead_.size() > kTensorQuarantine) {
+      try {
+        dead_.push_back(tensor);
+      } catch (const std::bad_alloc&) {
+        // No room to keep it: freed at once, unreported if used again. A
+        // destroy must not fail for want of memory to remember it.
+        evicted = tensor;
+      }
+      if (evicted == nullptr && dead_.size() > kTensorQuarantine) {
         evicted = dead_.front();
         dead_.pop_front();
       }

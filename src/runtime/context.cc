@@ -111,24 +111,30 @@ std::shared_ptr<Context> CreateContext(int32_t device_id, bool is_primary) {
 }
 
 bool DestroyContext(const std::shared_ptr<Context>& context) {
-  std::vector<std::shared_ptr<Stream>> streams;
+  Registry& registry = TheRegistry();
   {
-    Registry& registry = TheRegistry();
     std::lock_guard<std::mutex> lock(registry.mutex);
     if (registry.contexts.erase(context->handle()) == 0) return false;
     context->destroyed_.store(true, std::memory_order_release);
     stream_registry_epoch.fetch_add(1, std::memory_order_acq_rel);
-    for (auto it = registry.streams.begin(); it != registry.streams.end();) {
-      if (it->second->context() == context.get()) {
-        streams.push_back(std::move(it->second));
-        it = registry.streams.erase(it);
-      } else {
-        ++it;
+  }
+  // Its streams, one at a time: no list to allocate (this must not fail), and
+  // each is shut down outside the lock, as waiting for its work may take long.
+  for (;;) {
+    std::shared_ptr<Stream> stream;
+    {
+      std::lock_guard<std::mutex> lock(registry.mutex);
+      for (auto it = registry.streams.begin(); it != registry.streams.end(); ++it) {
+        if (it->second->context() != context.get()) continue;
+        stream = std::move(it->second);
+        registry.streams.erase(it);
+        stream_registry_epoch.fetch_add(1, std::memory_order_acq_rel);
+        break;
       }
     }
+    if (stream == nullptr) break;
+    stream->Shutdown();
   }
-  // Outside the lock: waiting for queued work may take long.
-  for (const auto& stream : streams) stream->Shutdown();
   if (current_context.lock() == context) current_context.reset();
   return true;
 }
@@ -244,16 +250,6 @@ aclError ResolveStreamCached(const char* call, const void* handle, Stream** stre
   return ResolveAndCacheStream(call, handle, epoch, stream);
 }
 
-std::vector<std::shared_ptr<Stream>> StreamsOfDevice(int32_t device_id) {
-  std::vector<std::shared_ptr<Stream>> result;
-  Registry& registry = TheRegistry();
-  std::lock_guard<std::mutex> lock(registry.mutex);
-  for (const auto& entry : registry.streams) {
-    if (entry.second->device_id() == device_id) result.push_back(entry.second);
-  }
-  return result;
-}
-
 size_t CountCreatedStreams() {
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
@@ -282,17 +278,24 @@ size_t DestroyAllContexts(size_t* streams) {
   return destroyed;
 }
 
-void WaitForWorkQueuedOnEveryStream() {
+void WaitForWorkQueuedOnStreams(int32_t device_id) {
+  const auto selected = [device_id](const Stream& stream) {
+    return device_id == kEveryDevice || stream.device_id() == device_id;
+  };
   Registry& registry = TheRegistry();
   std::unique_lock<std::mutex> lock(registry.mutex);
   std::vector<std::shared_ptr<Stream>> streams;
   try {
     streams.reserve(registry.streams.size());
-    for (const auto& entry : registry.streams) streams.push_back(entry.second);
+    for (const auto& entry : registry.streams) {
+      if (selected(*entry.second)) streams.push_back(entry.second);
+    }
   } catch (const std::bad_alloc&) {
     // No room for the list: wait holding the registry lock (stream workers
     // never take it), which only delays other threads' stream calls.
-    for (const auto& entry : registry.streams) entry.second->WaitIdle();
+    for (const auto& entry : registry.streams) {
+      if (selected(*entry.second)) entry.second->WaitIdle();
+    }
     return;
   }
   lock.unlock();

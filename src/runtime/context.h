@@ -90,12 +90,11 @@ aclError ResolveStream(const char* call, const void* handle, std::shared_ptr<Str
 // the calling thread's next ResolveStreamCached call.
 aclError ResolveStreamCached(const char* call, const void* handle, Stream** stream);
 
-// Every live stream on the device, default streams included.
-std::vector<std::shared_ptr<Stream>> StreamsOfDevice(int32_t device_id);
-
-// Waits until every live stream, of every device, has run the work queued on it
-// before this call (work queued meanwhile is not waited for).
-void WaitForWorkQueuedOnEveryStream();
+// Waits until every live stream of the device (kEveryDevice: of every device),
+// default streams included, has run the work queued on it before this call
+// (work queued meanwhile is not waited for). Never fails.
+constexpr int32_t kEveryDevice = -1;
+void WaitForWorkQueuedOnStreams(int32_t device_id);
 
 }  // namespace aclcpu
 

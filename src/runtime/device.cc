@@ -119,7 +119,7 @@ aclError aclrtSynchronizeDevice(void) {
     return aclcpu::FailWith(ACL_ERROR_RT_CONTEXT_NULL,
                             "aclrtSynchronizeDevice: the calling thread has no current context (call aclrtSetDevice first)");
   }
-  for (const auto& stream : aclcpu::StreamsOfDevice(current->device_id())) stream->WaitIdle();
+  aclcpu::WaitForWorkQueuedOnStreams(current->device_id());
   return ACL_SUCCESS;
 }
 

@@ -69,7 +69,7 @@ aclError aclFinalize(void) {
   if (!aclcpu::initialized) {
     return aclcpu::FailWith(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: not initialized (no aclInit since the last aclFinalize)");
   }
-  aclcpu::WaitForWorkQueuedOnEveryStream();
+  aclcpu::WaitForWorkQueuedOnStreams(aclcpu::kEveryDevice);
   const size_t streams_in_primaries = aclcpu::CountCreatedStreams();
   const size_t devices = aclcpu::ResetAllDevices();
   size_t streams_in_contexts = 0;

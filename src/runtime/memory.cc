@@ -176,7 +176,7 @@ aclError aclrtFree(void* devPtr) {
   aclcpu::DeviceAllocation allocation{};
   if (aclcpu::TheDeviceAllocator().Lookup(devPtr, &allocation) == aclcpu::kLiveDeviceMemory &&
       allocation.base == devPtr) {
-    aclcpu::WaitForWorkQueuedOnEveryStream();
+    aclcpu::WaitForWorkQueuedOnStreams(aclcpu::kEveryDevice);
   }
   const aclError status = aclcpu::TheDeviceAllocator().Free(devPtr);
   if (status != ACL_SUCCESS) {
@@ -223,7 +223,7 @@ aclError aclrtFreeHost(void* hostPtr) {
     }
   }
   // Queued asynchronous copies may still read or write it (see aclrtFree).
-  aclcpu::WaitForWorkQueuedOnEveryStream();
+  aclcpu::WaitForWorkQueuedOnStreams(aclcpu::kEveryDevice);
   std::free(hostPtr);
   return ACL_SUCCESS;
 }

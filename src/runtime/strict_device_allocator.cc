@@ -118,8 +118,21 @@ class StrictDeviceAllocator final : public DeviceAllocator {
     }
     block.runtime = nullptr;
     const uintptr_t key = reinterpret_cast<uintptr_t>(address);
-    freed_.emplace(key, block);
-    freed_order_.push_back(key);
+    try {
+      const auto entry = freed_.emplace(key, block).first;
+      try {
+        freed_order_.push_back(key);
+      } catch (const std::bad_alloc&) {
+        freed_.erase(entry);
+        throw;
+      }
+    } catch (const std::bad_alloc&) {
+      // No room to remember the range: it is released at once (a later use
+      // then faults or reads as "not device memory" instead of "freed"). The
+      // free itself must not fail for want of bookkeeping.
+      munmap(address, block.length);
+      return ACL_SUCCESS;
+    }
     freed_bytes_ += block.length;
     while (freed_order_.size() > kMaxQuarantineEntries || freed_bytes_ > kMaxQuarantineBytes) {
       auto oldest = freed_.find(freed_order_.front());

@@ -41,7 +41,8 @@ int CreateTensor(void* device, aclTensor** tensor) {
   return *tensor != nullptr ? 0 : kNullHandle;
 }
 
-// Checks the result in host memory, element by element.
+}  // namespace
+
 void ExpectCorrectResult(const SequenceState& state, const std::string& context) {
   ASSERT_NE(state.host_result, nullptr) << context;
   const float* result = static_cast<const float*>(state.host_result);
@@ -49,8 +50,6 @@ void ExpectCorrectResult(const SequenceState& state, const std::string& context)
     ASSERT_EQ(result[i], Expected(i)) << context << ": element " << i;
   }
 }
-
-}  // namespace
 
 void SequenceState::Release() {
   if (stream != nullptr) aclrtSynchronizeStream(stream);

@@ -77,6 +77,9 @@ struct LiveCounts {
 };
 LiveCounts CountLiveObjects();
 
+// Checks the sequence's result in host memory, element by element.
+void ExpectCorrectResult(const SequenceState& state, const std::string& context);
+
 // Walks n = 1, 2, ... with the nth pass through `site` failing, until the
 // sequence runs without reaching the fault. For each fault that fired it
 // checks: the step that failed is one of `expected` with the status given
