@@ -3,7 +3,9 @@
 # set_env.sh, opp/): next to where CANN itself installs
 # (/usr/local/Ascend/ascend-toolkit), but never inside it, so aclcpu and a real
 # CANN can be installed on the same machine and chosen by which set_env.sh is
-# sourced. ACLCPU_PACKAGE_PREFIX chooses another prefix.
+# sourced. ACLCPU_PACKAGE_PREFIX chooses another prefix. Where no CANN is
+# installed, the package also offers the tree as CANN's default toolkit path
+# (ACLCPU_PACKAGE_CANN_LINK, below).
 #
 # The package also puts forwarding files where CMake and pkg-config look by
 # default (/usr/lib/<multiarch>/cmake/aclcpu and .../pkgconfig), so
@@ -44,6 +46,20 @@ endif()
 # libhwy1 raised to the version we build and test with;
 # listed here so that cross builds, which cannot run it, get them too).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.34), libgcc-s1 (>= 3.0), libstdc++6 (>= 12), libhwy1 (>= 1.0.3)")
+
+# Where CANN's toolkit lives by default: scripts and CMakeLists written for a
+# CANN install fall back to it. The package's postinst offers the tree there as
+# a link when nothing is at that path, and its prerm removes the link only if it
+# is still that link (cmake/deb/). Empty: no link, no maintainer scripts.
+set(ACLCPU_PACKAGE_CANN_LINK "/usr/local/Ascend/ascend-toolkit/latest" CACHE PATH
+    "Path the aclcpu .deb links to its tree when nothing is there (empty: none)")
+if(ACLCPU_PACKAGE_CANN_LINK)
+  foreach(script postinst prerm)
+    configure_file("${CMAKE_CURRENT_LIST_DIR}/deb/${script}.in" "${PROJECT_BINARY_DIR}/aclcpu/deb/${script}" @ONLY)
+    list(APPEND CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${PROJECT_BINARY_DIR}/aclcpu/deb/${script}")
+  endforeach()
+  set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)  # maintainer scripts 0755
+endif()
 
 # Forwarders for the package only (see above).
 set(CPACK_ACLCPU_MULTIARCH "${CMAKE_LIBRARY_ARCHITECTURE}")

@@ -34,6 +34,7 @@ typedef void *aclrtEvent;
 typedef void *aclrtContext;
 typedef int aclError;
 typedef uint16_t aclFloat16;
+typedef struct aclDataBuffer aclDataBuffer;
 
 static const int ACL_ERROR_NONE = 0;
 static const int ACL_SUCCESS = 0;
@@ -174,6 +175,17 @@ ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 /* IEEE binary16 <-> binary32, round-to-nearest-even, NaN and infinities kept. */
 ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
 ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+
+/* Data buffers: an address and a size in bytes, for the calls that take
+ * memory as an aclDataBuffer. The memory stays the caller's. data may be
+ * nullptr only with size 0 (an empty buffer); otherwise create returns
+ * nullptr and update ACL_ERROR_INVALID_PARAM. Null or destroyed buffers give
+ * ACL_ERROR_INVALID_PARAM, nullptr and 0 from the calls below. */
+ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
+ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size);
+ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
 
 /* Name of the SoC being emulated (ACLCPU_SOC, default "Ascend910B2"); nullptr if
  * ACLCPU_SOC names no SoC aclcpu knows. */

@@ -17,13 +17,23 @@
 extern "C" {
 #endif
 
+/* Event flags (aclrtCreateEvent*WithFlag). aclcpu refuses ACL_EVENT_IPC: it
+ * has no inter-process events. */
 #define ACL_EVENT_SYNC 0x00000001u
 #define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002u
 #define ACL_EVENT_TIME_LINE 0x00000008u
+#define ACL_EVENT_DEVICE_USE_ONLY 0x00000010u
 #define ACL_EVENT_EXTERNAL 0x00000020u
+#define ACL_EVENT_IPC 0x00000040u
 
+/* Stream flags (aclrtCreateStreamWithConfig). aclcpu refuses
+ * ACL_STREAM_CPU_SCHEDULE and ACL_STREAM_DEVICE_USE_ONLY: it runs no device code. */
 #define ACL_STREAM_FAST_LAUNCH 0x00000001u
 #define ACL_STREAM_FAST_SYNC 0x00000002u
+#define ACL_STREAM_PERSISTENT 0x00000004u
+#define ACL_STREAM_HUGE 0x00000008u
+#define ACL_STREAM_CPU_SCHEDULE 0x00000010u
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020u
 
 typedef enum aclrtRunMode {
     ACL_DEVICE = 0,
@@ -76,7 +86,15 @@ typedef enum aclrtMemAttr {
     ACL_DDR_MEM_P2P_HUGE = 6,
     ACL_DDR_MEM_P2P_NORMAL = 7,
     ACL_HBM_MEM_P2P_HUGE = 8,
-    ACL_HBM_MEM_P2P_NORMAL = 9
+    ACL_HBM_MEM_P2P_NORMAL = 9,
+    ACL_HBM_MEM_HUGE1G = 10,
+    ACL_HBM_MEM_P2P_HUGE1G = 11,
+    ACL_MEM_NORMAL = 12,
+    ACL_MEM_HUGE = 13,
+    ACL_MEM_HUGE1G = 14,
+    ACL_MEM_P2P_NORMAL = 15,
+    ACL_MEM_P2P_HUGE = 16,
+    ACL_MEM_P2P_HUGE1G = 17
 } aclrtMemAttr;
 
 typedef enum aclrtLastErrLevel {

@@ -1,5 +1,7 @@
 #include "common/env.h"
 
+#include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <initializer_list>
 #include <strings.h>
@@ -17,6 +19,16 @@ bool EnvFlag(const char* name) {
   for (const char* off : {"0", "false", "off", "no"}) {
     if (strcasecmp(value, off) == 0) return false;
   }
+  return true;
+}
+
+bool ParsePositiveInteger(const char* text, long* value) {
+  if (text == nullptr || *text < '0' || *text > '9') return false;
+  char* end = nullptr;
+  errno = 0;
+  const long parsed = std::strtol(text, &end, 10);
+  if (*end != '\0' || parsed == 0) return false;
+  *value = errno == ERANGE ? LONG_MAX : parsed;
   return true;
 }
 

@@ -26,6 +26,7 @@ constexpr const char* kSiteNames[] = {
     "EventTask",
     "ErrorStore",
     "ThreadPoolStart",
+    "DataBufferCreate",
 };
 static_assert(sizeof kSiteNames / sizeof kSiteNames[0] == static_cast<size_t>(FaultSite::kCount),
               "one name per fault site");

@@ -33,6 +33,7 @@ enum class FaultSite : int32_t {
   kEventTask,           // aclrtRecordEvent / aclrtStreamWaitEvent / aclrtResetEvent: the task
   kErrorStore,          // recording a message for aclGetRecentErrMsg
   kThreadPoolStart,     // the operator thread pool's worker threads
+  kDataBufferCreate,    // aclCreateDataBuffer: the buffer and its registry entry
   kCount
 };
 

@@ -1,6 +1,7 @@
 #include "parallel/thread_pool.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 
 #include "common/env.h"
@@ -10,12 +11,22 @@
 namespace aclcpu {
 namespace {
 
+// ACLCPU_NUM_THREADS: a positive integer (at most 256 are used). Any other
+// value is reported on stderr, once, and the default is used: every core.
 int ThreadCountFromEnvironment() {
-  const char* requested = GetEnv("ACLCPU_NUM_THREADS");
-  const long count = requested != nullptr ? std::strtol(requested, nullptr, 10) : 0;
-  if (count > 0) return static_cast<int>(count < 256 ? count : 256);
+  constexpr long kMaxThreads = 256;
   const unsigned cores = std::thread::hardware_concurrency();
-  return cores > 0 ? static_cast<int>(cores) : 1;
+  const int every_core = cores > 0 ? static_cast<int>(cores) : 1;
+  const char* requested = GetEnv("ACLCPU_NUM_THREADS");
+  if (requested == nullptr) return every_core;
+  long count = 0;
+  if (!ParsePositiveInteger(requested, &count)) {
+    std::fprintf(stderr,
+                 "aclcpu: ignoring ACLCPU_NUM_THREADS=%s: not a positive integer; using %d threads (one per core)\n",
+                 requested, every_core);
+    return every_core;
+  }
+  return static_cast<int>(count < kMaxThreads ? count : kMaxThreads);
 }
 
 }  // namespace

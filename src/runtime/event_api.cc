@@ -13,21 +13,15 @@
 #include "runtime/context.h"
 #include "runtime/error_store.h"
 #include "runtime/event.h"
+#include "runtime/flag_check.h"
 
 namespace aclcpu {
 namespace {
 
-constexpr uint32_t kKnownEventFlags =
-    ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE | ACL_EVENT_EXTERNAL;
-
 aclError CreateEvent(const char* call, aclrtEvent* event, uint32_t flags) {
   if (event == nullptr) return FailWith(ACL_ERROR_INVALID_PARAM, "%s: event is null", call);
-  if ((flags & ~kKnownEventFlags) != 0) {
-    return FailWith(ACL_ERROR_INVALID_PARAM,
-                    "%s: flag (0x%x) has bits other than ACL_EVENT_SYNC, ACL_EVENT_CAPTURE_STREAM_PROGRESS, "
-                    "ACL_EVENT_TIME_LINE and ACL_EVENT_EXTERNAL",
-                    call, flags);
-  }
+  const aclError checked = CheckFlags(call, "flag", flags, kEventFlags);
+  if (checked != ACL_SUCCESS) return checked;
   const std::shared_ptr<Event> created = RegisterEvent(flags);
   if (created == nullptr) return FailWith(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory creating the event", call);
   *event = created->handle();

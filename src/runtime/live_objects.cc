@@ -16,6 +16,8 @@ extern "C" int64_t aclcpuLiveObjectCount(const char* kind) {
     count = aclcpu::LiveEventCount();
   } else if (std::strcmp(kind, "streams") == 0) {
     count = aclcpu::LiveStreamCount();
+  } else if (std::strcmp(kind, "data_buffers") == 0) {
+    count = aclcpu::LiveDataBufferCount();
   } else {
     return -1;
   }

@@ -1,7 +1,5 @@
-// aclcpu runtime: the memory entry points — device and host allocation, memory info.
-#include <unistd.h>
-
-#include <cstdio>
+// aclcpu runtime: the memory entry points — device and host allocation
+// (aclrtGetMemInfo: mem_info.cc).
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -102,23 +100,6 @@ struct HostAllocations {
 HostAllocations& TheHostAllocations() {
   static HostAllocations* const allocations = new HostAllocations;  // never destroyed, as the device allocator
   return *allocations;
-}
-
-// Bytes of the "MemAvailable:" line of /proc/meminfo; 0 if it cannot be read.
-size_t MemAvailableBytes() {
-  std::FILE* file = std::fopen("/proc/meminfo", "r");
-  if (file == nullptr) return 0;
-  char line[256];
-  size_t bytes = 0;
-  while (std::fgets(line, sizeof line, file) != nullptr) {
-    unsigned long long kib = 0;
-    if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
-      bytes = static_cast<size_t>(kib) * 1024;
-      break;
-    }
-  }
-  std::fclose(file);
-  return bytes;
 }
 
 }  // namespace
@@ -225,28 +206,6 @@ aclError aclrtFreeHost(void* hostPtr) {
   // Queued asynchronous copies may still read or write it (see aclrtFree).
   aclcpu::WaitForWorkQueuedOnStreams(aclcpu::kEveryDevice);
   std::free(hostPtr);
-  return ACL_SUCCESS;
-}
-
-// The emulated device's memory is the machine's RAM, whatever kind is asked
-// for (DDR/HBM, huge/normal, P2P): total is physical RAM, free is what the
-// kernel reports as available without swapping.
-aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
-  if (static_cast<int>(attr) < ACL_DDR_MEM || static_cast<int>(attr) > ACL_HBM_MEM_P2P_NORMAL) {
-    return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: attr (%d) is not an aclrtMemAttr value (0..9)",
-                            static_cast<int>(attr));
-  }
-  if (free == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: free is null");
-  if (total == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: total is null");
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGESIZE);
-  *total = pages > 0 && page_size > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page_size) : 0;
-  size_t available = aclcpu::MemAvailableBytes();
-  if (available == 0) {  // no /proc: fall back to free pages
-    const long free_pages = sysconf(_SC_AVPHYS_PAGES);
-    available = free_pages > 0 && page_size > 0 ? static_cast<size_t>(free_pages) * static_cast<size_t>(page_size) : 0;
-  }
-  *free = available < *total ? available : *total;
   return ACL_SUCCESS;
 }
 

@@ -4,15 +4,12 @@
 #include "acl/acl.h"
 #include "runtime/context.h"
 #include "runtime/error_store.h"
+#include "runtime/flag_check.h"
 #include "runtime/pending_work.h"
 #include "runtime/strict.h"
 
 namespace aclcpu {
 namespace {
-
-// The flags acl_rt.h documents for aclrtCreateStreamWithConfig. Both are hints
-// about launch and synchronisation latency on an NPU; they change nothing here.
-constexpr uint32_t kKnownStreamFlags = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC;
 
 aclError CreateStreamInCurrentContext(const char* call, aclrtStream* stream) {
   if (stream == nullptr) return FailWith(ACL_ERROR_INVALID_PARAM, "%s: stream is null", call);
@@ -42,12 +39,9 @@ aclError aclrtCreateStream(aclrtStream* stream) {
 aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
   (void)priority;
   if (stream == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtCreateStreamWithConfig: stream is null");
-  if ((flag & ~aclcpu::kKnownStreamFlags) != 0) {
-    return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM,
-                            "aclrtCreateStreamWithConfig: flag (0x%x) has bits other than ACL_STREAM_FAST_LAUNCH "
-                            "(0x1) and ACL_STREAM_FAST_SYNC (0x2)",
-                            flag);
-  }
+  const aclError checked =
+      aclcpu::CheckFlags("aclrtCreateStreamWithConfig", "flag", flag, aclcpu::kStreamConfigFlags);
+  if (checked != ACL_SUCCESS) return checked;
   return aclcpu::CreateStreamInCurrentContext("aclrtCreateStreamWithConfig", stream);
 }
 

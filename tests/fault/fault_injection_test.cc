@@ -259,6 +259,11 @@ TEST_F(FaultInjection, EventTaskFailureReturnsMemoryAllocation) {
             2);
 }
 
+// The buffer, then its registry entry: nullptr with a message, nothing left.
+TEST_F(FaultInjection, DataBufferCreateFailureReturnsNullAndCreatesNothing) {
+  EXPECT_EQ(WalkSite("DataBufferCreate", {{"aclCreateDataBuffer", kNullHandle}}), 2);
+}
+
 // Recording a message cannot fail the call that reports it: the status is
 // unchanged and aclGetRecentErrMsg says a message was lost.
 TEST_F(FaultInjection, ErrorStoreFailureKeepsTheStatusAndReportsTheLostMessage) {

@@ -62,6 +62,7 @@ void SequenceState::Release() {
   aclDestroyTensor(out);
   aclDestroyTensor(self);
   aclDestroyTensor(grad);
+  if (result_buffer != nullptr) aclDestroyDataBuffer(result_buffer);
   if (host_result != nullptr) aclrtFreeHost(host_result);
   for (void* device : {out_device, self_device, grad_device}) {
     if (device != nullptr) aclrtFree(device);
@@ -81,6 +82,10 @@ std::vector<Step> OperatorCallSequence() {
   add("aclrtMemcpy", [](SequenceState& s) { return Upload(s.self_device, SelfValue); });
   add("aclrtMemset", [](SequenceState& s) { return aclrtMemset(s.out_device, kBytes, 0xFF, kBytes); });
   add("aclrtMallocHost", [](SequenceState& s) { return aclrtMallocHost(&s.host_result, kBytes); });
+  add("aclCreateDataBuffer", [](SequenceState& s) {
+    s.result_buffer = aclCreateDataBuffer(s.host_result, kBytes);
+    return s.result_buffer != nullptr ? 0 : kNullHandle;
+  });
   add("aclCreateTensor", [](SequenceState& s) { return CreateTensor(s.grad_device, &s.grad); });
   add("aclCreateTensor", [](SequenceState& s) { return CreateTensor(s.self_device, &s.self); });
   add("aclCreateTensor", [](SequenceState& s) { return CreateTensor(s.out_device, &s.out); });
@@ -109,7 +114,8 @@ std::vector<Step> OperatorCallSequence() {
   add("aclrtRecordEvent", [](SequenceState& s) { return aclrtRecordEvent(s.event, s.stream); });
   add("aclrtStreamWaitEvent", [](SequenceState& s) { return aclrtStreamWaitEvent(nullptr, s.event); });
   add("aclrtMemcpyAsync", [](SequenceState& s) {
-    return aclrtMemcpyAsync(s.host_result, kBytes, s.out_device, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, nullptr);
+    return aclrtMemcpyAsync(aclGetDataBufferAddr(s.result_buffer), aclGetDataBufferSizeV2(s.result_buffer),
+                            s.out_device, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, nullptr);
   });
   add("aclrtSynchronizeStream", [](SequenceState&) { return aclrtSynchronizeStream(nullptr); });
   return steps;
@@ -117,7 +123,8 @@ std::vector<Step> OperatorCallSequence() {
 
 LiveCounts CountLiveObjects() {
   return LiveCounts{aclcpuLiveObjectCount("device_memory"), aclcpuLiveObjectCount("host_memory"),
-                    aclcpuLiveObjectCount("events"), aclcpuLiveObjectCount("streams")};
+                    aclcpuLiveObjectCount("events"), aclcpuLiveObjectCount("streams"),
+                    aclcpuLiveObjectCount("data_buffers")};
 }
 
 int WalkSite(const char* site, const std::map<std::string, int>& expected) {

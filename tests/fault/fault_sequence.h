@@ -2,9 +2,11 @@
 // and one API call sequence walked with a fault at each pass through a site.
 //
 // The sequence is what a CANN program does for one operator call: device and
-// host memory, three tensors, an int array and a scalar, a stream and an event,
-// phase 1, phase 2 on the stream, an event recorded there and waited for on the
-// default stream, the result copied back asynchronously, and a synchronisation.
+// host memory (the host memory also described as an aclDataBuffer), three
+// tensors, an int array and a scalar, a stream and an event, phase 1, phase 2
+// on the stream, an event recorded there and waited for on the default stream,
+// the result copied back asynchronously into the data buffer's memory, and a
+// synchronisation.
 // Each step is one API call; a step fails only through the armed fault.
 #ifndef ACLCPU_TESTS_FAULT_FAULT_SEQUENCE_H_
 #define ACLCPU_TESTS_FAULT_FAULT_SEQUENCE_H_
@@ -43,6 +45,7 @@ struct SequenceState {
   void* self_device = nullptr;
   void* out_device = nullptr;
   void* host_result = nullptr;
+  aclDataBuffer* result_buffer = nullptr;
   aclTensor* grad = nullptr;
   aclTensor* self = nullptr;
   aclTensor* out = nullptr;
@@ -69,10 +72,10 @@ std::vector<Step> OperatorCallSequence();
 
 // The live runtime objects a failed call must not have changed.
 struct LiveCounts {
-  int64_t device_memory, host_memory, events, streams;
+  int64_t device_memory, host_memory, events, streams, data_buffers;
   bool operator==(const LiveCounts& other) const {
     return device_memory == other.device_memory && host_memory == other.host_memory && events == other.events &&
-           streams == other.streams;
+           streams == other.streams && data_buffers == other.data_buffers;
   }
 };
 LiveCounts CountLiveObjects();

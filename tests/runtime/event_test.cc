@@ -7,12 +7,35 @@
 #include <thread>
 
 #include "acl/acl.h"
+#include "runtime/live_objects.h"
 #include "runtime_test_support.h"
 
 namespace aclcpu_test {
 namespace {
 
 using ::testing::HasSubstr;
+
+// `event`, recorded on `producer` behind work that is held back, keeps work
+// queued on `consumer` after a wait for it from running until that work is done.
+void ExpectEventOrdersStreams(aclrtEvent event, aclrtStream producer, aclrtStream consumer) {
+  Gate gate;
+  std::atomic<bool> producer_done{false};
+  std::atomic<bool> consumer_saw_producer{false};
+  ASSERT_EQ(Launch(producer, [&] {
+              gate.Wait();
+              producer_done = true;
+            }),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordEvent(event, producer), ACL_SUCCESS);
+  ASSERT_EQ(aclrtStreamWaitEvent(consumer, event), ACL_SUCCESS);
+  ASSERT_EQ(Launch(consumer, [&] { consumer_saw_producer = producer_done.load(); }), ACL_SUCCESS);
+  // The consumer is held back by the event, so it cannot finish before the producer does.
+  EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(consumer, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+  gate.Open();
+  ASSERT_EQ(aclrtSynchronizeStream(consumer), ACL_SUCCESS);
+  EXPECT_TRUE(consumer_saw_producer);
+  TakeMessages();
+}
 
 class EventTest : public DeviceTest {
  protected:
@@ -61,13 +84,49 @@ TEST(Event, CreateWithFlagAcceptsDocumentedFlags) {
   }
 }
 
-TEST(Event, CreateWithFlagRejectsUnknownFlags) {
+// ACL_EVENT_DEVICE_USE_ONLY (newer headers) only spares an NPU the event's
+// host-visible state: here such an event orders two streams and completes as
+// any other, alone or with ACL_EVENT_SYNC, made by either create call.
+TEST(Event, CreateWithFlagAcceptsDeviceUseOnly) {
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  aclrtStream first = nullptr, second = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&first), ACL_SUCCESS);
+  ASSERT_EQ(aclrtCreateStream(&second), ACL_SUCCESS);
+  for (auto create : {aclrtCreateEventWithFlag, aclrtCreateEventExWithFlag}) {
+    for (uint32_t flag : {ACL_EVENT_DEVICE_USE_ONLY, ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_SYNC}) {
+      aclrtEvent event = nullptr;
+      ASSERT_EQ(create(&event, flag), ACL_SUCCESS) << flag;
+      ExpectEventOrdersStreams(event, first, second);
+      EXPECT_EQ(aclrtSynchronizeEvent(event), ACL_SUCCESS);
+      aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+      EXPECT_EQ(aclrtQueryEventStatus(event, &status), ACL_SUCCESS);
+      EXPECT_EQ(status, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+      EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
+    }
+  }
+  EXPECT_EQ(aclrtDestroyStream(first), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(second), ACL_SUCCESS);
+  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+}
+
+// ACL_EVENT_IPC (an event shared between processes) and bits CANN defines no
+// flag for are refused with a message naming them; no event is made.
+TEST(Event, CreateWithFlagRefusesIpcAndUndefinedBitsNamingThem) {
   TakeMessages();
+  const int64_t events = aclcpuLiveObjectCount("events");
   aclrtEvent event = nullptr;
+  EXPECT_EQ(aclrtCreateEventWithFlag(&event, ACL_EVENT_IPC), ACL_ERROR_INVALID_PARAM);
+  EXPECT_THAT(TakeMessages(),
+              HasSubstr("aclrtCreateEventWithFlag: flag (0x40) includes ACL_EVENT_IPC (0x40), which aclcpu does not"));
+  EXPECT_EQ(aclrtCreateEventExWithFlag(&event, ACL_EVENT_SYNC | ACL_EVENT_IPC), ACL_ERROR_INVALID_PARAM);
+  EXPECT_THAT(TakeMessages(), HasSubstr("aclrtCreateEventExWithFlag: flag (0x41) includes ACL_EVENT_IPC"));
   EXPECT_EQ(aclrtCreateEventWithFlag(&event, 0x4u), ACL_ERROR_INVALID_PARAM);
-  EXPECT_THAT(TakeMessages(), HasSubstr("aclrtCreateEventWithFlag: flag (0x4)"));
-  EXPECT_EQ(aclrtCreateEventExWithFlag(&event, 0x100u), ACL_ERROR_INVALID_PARAM);
-  EXPECT_THAT(TakeMessages(), HasSubstr("aclrtCreateEventExWithFlag: flag (0x100)"));
+  EXPECT_THAT(TakeMessages(),
+              HasSubstr("aclrtCreateEventWithFlag: flag (0x4) has bit 0x4, which CANN defines no flag"));
+  EXPECT_EQ(aclrtCreateEventExWithFlag(&event, 0x100u | ACL_EVENT_TIME_LINE), ACL_ERROR_INVALID_PARAM);
+  EXPECT_THAT(TakeMessages(), HasSubstr("aclrtCreateEventExWithFlag: flag (0x108) has bit 0x100"));
+  EXPECT_EQ(event, nullptr);
+  EXPECT_EQ(aclcpuLiveObjectCount("events"), events);
 }
 
 TEST(Event, DestroyNullOrUnknownIsRejected) {
@@ -152,25 +211,7 @@ TEST_F(EventTest, RecordCompletesWhenTheStreamReachesIt) {
   EXPECT_EQ(old_status, ACL_EVENT_STATUS_COMPLETE);
 }
 
-TEST_F(EventTest, StreamWaitEventOrdersTwoStreams) {
-  Gate gate;
-  std::atomic<bool> producer_done{false};
-  std::atomic<bool> consumer_saw_producer{false};
-  ASSERT_EQ(Launch(stream_a_, [&] {
-              gate.Wait();
-              producer_done = true;
-            }),
-            ACL_SUCCESS);
-  ASSERT_EQ(aclrtRecordEvent(event_, stream_a_), ACL_SUCCESS);
-  ASSERT_EQ(aclrtStreamWaitEvent(stream_b_, event_), ACL_SUCCESS);
-  ASSERT_EQ(Launch(stream_b_, [&] { consumer_saw_producer = producer_done.load(); }), ACL_SUCCESS);
-  // Stream B is held back by the event, so it cannot finish before A does.
-  EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(stream_b_, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
-  gate.Open();
-  ASSERT_EQ(aclrtSynchronizeStream(stream_b_), ACL_SUCCESS);
-  EXPECT_TRUE(consumer_saw_producer);
-  TakeMessages();
-}
+TEST_F(EventTest, StreamWaitEventOrdersTwoStreams) { ExpectEventOrdersStreams(event_, stream_a_, stream_b_); }
 
 TEST_F(EventTest, WaitOnNeverRecordedEventIsNoOp) {
   std::atomic<bool> ran{false};

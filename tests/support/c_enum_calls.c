@@ -52,6 +52,10 @@ aclError CMemcpyAsync(void* dst, size_t dst_max, const void* src, size_t count, 
   return aclrtMemcpyAsync(dst, dst_max, src, count, (aclrtMemcpyKind)kind, stream);
 }
 
+aclError CGetMemInfo(int32_t attr, size_t* free, size_t* total) {
+  return aclrtGetMemInfo((aclrtMemAttr)attr, free, total);
+}
+
 aclError CPeekAtLastError(int32_t level) { return aclrtPeekAtLastError((aclrtLastErrLevel)level); }
 
 aclError CGetLastError(int32_t level) { return aclrtGetLastError((aclrtLastErrLevel)level); }

@@ -29,6 +29,7 @@ aclError CMallocAlign32(void** device, size_t size, int32_t policy);
 aclError CMallocCached(void** device, size_t size, int32_t policy);
 aclError CMemcpy(void* dst, size_t dst_max, const void* src, size_t count, int32_t kind);
 aclError CMemcpyAsync(void* dst, size_t dst_max, const void* src, size_t count, int32_t kind, aclrtStream stream);
+aclError CGetMemInfo(int32_t attr, size_t* free, size_t* total);
 aclError CPeekAtLastError(int32_t level);
 aclError CGetLastError(int32_t level);
 
