@@ -12,7 +12,9 @@
 #include "common/fault_injection.h"
 #include "runtime/error_store.h"
 #include "runtime/live_objects.h"
+#include "runtime/pending_work.h"
 #include "runtime/release_all.h"
+#include "runtime/strict.h"
 
 namespace aclcpu {
 namespace {
@@ -250,6 +252,24 @@ aclError ResolveStreamCached(const char* call, const void* handle, Stream** stre
   return ResolveAndCacheStream(call, handle, epoch, stream);
 }
 
+aclError RefuseQueuedWorkInContext(const char* call, const Context& context) {
+  if (!StrictMode()) return ACL_SUCCESS;
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  for (const auto& entry : registry.streams) {
+    if (entry.second->context() != &context) continue;
+    char names[256];
+    const size_t queued = QueuedTasksOn(entry.first, names, sizeof names);
+    if (queued == 0) continue;
+    return FailWith(ACL_ERROR_RT_PARAM_INVALID,
+                    "%s: %s stream %p of context %p still has %zu queued task(s) (pending, oldest first: %s); "
+                    "synchronise it (aclrtSynchronizeStream or aclrtSynchronizeDevice) first (nothing was destroyed)",
+                    call, entry.second->is_default() ? "the default" : "", entry.first, context.handle(), queued,
+                    names);
+  }
+  return ACL_SUCCESS;
+}
+
 size_t CountCreatedStreams() {
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
@@ -336,6 +356,8 @@ aclError aclrtDestroyContext(aclrtContext context) {
                             "aclrtDestroyContext: context %p is device %d's default context; use aclrtResetDevice",
                             context, found->device_id());
   }
+  const aclError queued = aclcpu::RefuseQueuedWorkInContext("aclrtDestroyContext", *found);
+  if (queued != ACL_SUCCESS) return queued;
   if (!aclcpu::DestroyContext(found)) {
     return aclcpu::FailWith(ACL_ERROR_RT_PARAM_INVALID,
                             "aclrtDestroyContext: context %p was destroyed by another thread", context);

@@ -90,6 +90,12 @@ aclError ResolveStream(const char* call, const void* handle, std::shared_ptr<Str
 // the calling thread's next ResolveStreamCached call.
 aclError ResolveStreamCached(const char* call, const void* handle, Stream** stream);
 
+// Strict mode: ACL_ERROR_RT_PARAM_INVALID with a message naming `call`, the
+// stream and its oldest queued tasks if a stream of `context` still has work
+// queued (destroying it would drop or race that work; the default mode waits
+// for it); ACL_SUCCESS otherwise, and always outside strict mode.
+aclError RefuseQueuedWorkInContext(const char* call, const Context& context);
+
 // Waits until every live stream of the device (kEveryDevice: of every device),
 // default streams included, has run the work queued on it before this call
 // (work queued meanwhile is not waited for). Never fails.

@@ -90,6 +90,11 @@ aclError aclrtResetDevice(int32_t deviceId) {
     // Resetting a device that is not set is a no-op success: programs commonly
     // reset unconditionally on their cleanup path.
     if (device.references == 0) return ACL_SUCCESS;
+    if (device.references == 1) {
+      // The last reset destroys the primary context and its streams.
+      const aclError queued = aclcpu::RefuseQueuedWorkInContext("aclrtResetDevice", *device.primary);
+      if (queued != ACL_SUCCESS) return queued;
+    }
     if (--device.references == 0) retired = std::move(device.primary);
   }
   if (retired != nullptr) aclcpu::DestroyContext(retired);

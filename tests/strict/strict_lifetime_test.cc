@@ -1,10 +1,12 @@
 // Strict mode, lifetimes, workspaces and synchronisation: use after aclrtFree,
 // double free, freeing memory queued work uses, destroying a busy stream,
+// context or device,
 // retired executors, destroyed tensors, short or host workspaces, and a
 // synchronous copy racing with a pending launch — each reported at the faulty
 // call, with the state left intact.
 #include <memory>
 #include <new>
+#include <thread>
 
 #include "meta/executor.h"
 #include "strict_test_util.h"
@@ -110,6 +112,42 @@ TEST_F(Lifetimes, DestroyingAStreamWithPendingWorkIsRefusedAndLeavesItIntact) {
   ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);  // still alive, and its work ran
   EXPECT_EQ(operands.out.DownloadElements<float>(), FloatOperands::Expected(64));
   EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
+TEST_F(Lifetimes, DestroyingAContextWithQueuedWorkIsRefusedAndLeavesItIntact) {
+  aclrtContext primary = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&primary), ACL_SUCCESS);
+  aclrtContext context = nullptr;
+  ASSERT_EQ(aclrtCreateContext(&context, 0), ACL_SUCCESS);
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  Gate gate;
+  BlockStream(stream, &gate);
+  TakeMessages();
+  EXPECT_EQ(aclrtDestroyContext(context), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_THAT(TakeMessages(), AllOf(HasSubstr("aclrtDestroyContext:"), HasSubstr("stream " + Hex(stream)),
+                                    HasSubstr("queued task(s) (pending, oldest first: GateTask)"),
+                                    HasSubstr("nothing was destroyed")));
+  gate.Open();
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);  // the stream, and so the context, is alive
+  EXPECT_EQ(aclrtDestroyContext(context), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSetCurrentContext(primary), ACL_SUCCESS);
+}
+
+TEST_F(Lifetimes, TheLastResetOfADeviceWithQueuedWorkIsRefusedAndLeavesItSet) {
+  // A thread of its own, which holds the device's only reference.
+  std::thread([] {
+    ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+    Gate gate;
+    BlockStream(nullptr, &gate);
+    TakeMessages();
+    EXPECT_EQ(aclrtResetDevice(1), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_THAT(TakeMessages(), AllOf(HasSubstr("aclrtResetDevice:"), HasSubstr("the default stream"),
+                                      HasSubstr("nothing was destroyed")));
+    gate.Open();
+    EXPECT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);  // still set
+    EXPECT_EQ(aclrtResetDevice(1), ACL_SUCCESS);
+  }).join();
 }
 
 // ---- Lifetimes of executors and tensors -------------------------------------
