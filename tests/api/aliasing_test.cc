@@ -31,16 +31,6 @@
 namespace aclcpu_api_test {
 namespace {
 
-// ACLCPU_STRICT as the runtime reads it: set, and none of 0/false/off/no.
-bool StrictModeRequested() {
-  const char* value = std::getenv("ACLCPU_STRICT");
-  if (value == nullptr) return false;
-  for (const char* off : {"0", "false", "off", "no"}) {
-    if (strcasecmp(value, off) == 0) return false;
-  }
-  return true;
-}
-
 // Device memory of `bytes`, filled with values that straddle the (-3, 3) window
 // encoded as `fill_dtype` (whatever role each part of it plays later).
 class DeviceBuffer {

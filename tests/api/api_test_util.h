@@ -8,9 +8,11 @@
 #define ACLCPU_TESTS_API_API_TEST_UTIL_H_
 
 #include <gtest/gtest.h>
+#include <strings.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <regex>
@@ -53,6 +55,16 @@ inline void ClearRecentErrMsgs() {
 inline bool NamesIdentifier(const std::string& message, const std::string& name) {
   const std::regex word("(^|[^A-Za-z0-9_])" + name + "([^A-Za-z0-9_]|$)");
   return std::regex_search(message, word);
+}
+
+// ACLCPU_STRICT as the runtime reads it: set, and none of 0/false/off/no.
+inline bool StrictModeRequested() {
+  const char* value = std::getenv("ACLCPU_STRICT");
+  if (value == nullptr) return false;
+  for (const char* off : {"0", "false", "off", "no"}) {
+    if (strcasecmp(value, off) == 0) return false;
+  }
+  return true;
 }
 
 inline bool Contains(const std::string& haystack, const std::string& needle) {

@@ -24,16 +24,6 @@ namespace {
 
 const std::vector<int64_t> kShape = {3, 5, 7};
 
-// ACLCPU_STRICT as the runtime reads it: set, and none of 0/false/off/no.
-bool StrictModeRequested() {
-  const char* value = std::getenv("ACLCPU_STRICT");
-  if (value == nullptr) return false;
-  for (const char* off : {"0", "false", "off", "no"}) {
-    if (strcasecmp(value, off) == 0) return false;
-  }
-  return true;
-}
-
 std::string Hex(const void* address) {
   char text[32];
   std::snprintf(text, sizeof text, "%p", address);

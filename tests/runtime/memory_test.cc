@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -160,53 +161,42 @@ TEST(Free, DoubleFreeIsParamInvalid) {
 // (strict mode reports the free instead: tests/strict).
 using FreeWithQueuedWork = DeviceTest;
 
-TEST_F(FreeWithQueuedWork, FreeWaitsForQueuedWorkThatUsesTheMemory) {
-  if (StrictMode()) GTEST_SKIP() << "strict mode refuses the free (tests/strict)";
-  void* device = nullptr;
-  ASSERT_EQ(aclrtMalloc(&device, 4096, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+// Queues a task that waits for a gate, then writes `bytes` of `memory`; calls
+// `release` on another thread and checks that it returns only after the task ran.
+void ExpectReleaseWaitsForQueuedWriter(void* memory, size_t bytes, const std::function<aclError()>& release) {
   Gate gate;
   std::atomic<bool> task_done{false};
   ASSERT_EQ(Launch(nullptr, [&] {
               gate.Wait();
-              std::memset(device, 0x5a, 4096);  // default mode: device memory is host memory
+              std::memset(memory, 0x5a, bytes);  // default mode: device memory is host memory
               task_done = true;
             }),
             ACL_SUCCESS);
-  std::atomic<bool> freed{false};
-  std::thread freeing([&] {
-    EXPECT_EQ(aclrtFree(device), ACL_SUCCESS);
-    freed = true;
+  std::atomic<bool> released{false};
+  std::thread releasing([&] {
+    EXPECT_EQ(release(), ACL_SUCCESS);
+    released = true;
   });
-  // Generous wait for a "still blocked" check: the free must not overtake the task.
+  // Generous wait for a "still blocked" check: the release must not overtake the task.
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_FALSE(freed);
+  EXPECT_FALSE(released);
   gate.Open();
-  freeing.join();
+  releasing.join();
   EXPECT_TRUE(task_done);
   EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+}
+
+TEST_F(FreeWithQueuedWork, FreeWaitsForQueuedWorkThatUsesTheMemory) {
+  if (StrictMode()) GTEST_SKIP() << "strict mode refuses the free (tests/strict)";
+  void* device = nullptr;
+  ASSERT_EQ(aclrtMalloc(&device, 4096, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+  ExpectReleaseWaitsForQueuedWriter(device, 4096, [&] { return aclrtFree(device); });
 }
 
 TEST_F(FreeWithQueuedWork, FreeHostWaitsForQueuedWorkThatUsesTheMemory) {
   void* host = nullptr;
   ASSERT_EQ(aclrtMallocHost(&host, 4096), ACL_SUCCESS);
-  Gate gate;
-  std::atomic<bool> task_done{false};
-  ASSERT_EQ(Launch(nullptr, [&] {
-              gate.Wait();
-              std::memset(host, 0x5a, 4096);
-              task_done = true;
-            }),
-            ACL_SUCCESS);
-  std::atomic<bool> freed{false};
-  std::thread freeing([&] {
-    EXPECT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
-    freed = true;
-  });
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_FALSE(freed);
-  gate.Open();
-  freeing.join();
-  EXPECT_TRUE(task_done);
+  ExpectReleaseWaitsForQueuedWriter(host, 4096, [&] { return aclrtFreeHost(host); });
 }
 
 TEST_F(FreeWithQueuedWork, FreeOfUnknownPointerDoesNotWait) {
