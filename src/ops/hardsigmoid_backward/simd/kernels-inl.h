@@ -27,6 +27,7 @@
 #include "ops/hardsigmoid_backward/scalar_kernel.h"
 #include "ops/hardsigmoid_backward/simd/select_by_grad-inl.h"
 #include "simd/convert-inl.h"
+#include "simd/keep_scalar.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclcpu {
@@ -150,7 +151,7 @@ HWY_INLINE void GatherToBlock(const T* HWY_RESTRICT p, int64_t stride, int64_t l
     }
   }
 #endif
-  for (; i < length; ++i) dst[i] = p[i * stride];
+  for (; i < length; ++i) dst[i] = KeepScalar(p[i * stride]);  // no gather (simd/keep_scalar.h)
 }
 
 // Strided runs (slices, transposed views walked in tiles, broadcast inputs):
@@ -185,7 +186,7 @@ void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t
       ContiguousRun<Grad, Self, Promoted, Out>(g_run, s_run, o + start, length);
     } else {
       ContiguousRun<Grad, Self, Promoted, Out>(g_run, s_run, out_block, length);
-      for (int64_t i = 0; i < length; ++i) o[(start + i) * out_stride] = out_block[i];
+      for (int64_t i = 0; i < length; ++i) o[(start + i) * out_stride] = KeepScalar(out_block[i]);  // no scatter
     }
   }
 }
@@ -426,7 +427,8 @@ void TileBlockVector(const typename Grad::Storage* g, int64_t grad_stride0, cons
     for (; i + lanes <= rows; i += lanes) {
       VectorIo<Out>::Store(df, hn::GatherIndex(df, block + i * kTileCols + j, column), o_row + i);
     }
-    for (; i < rows; ++i) o_row[i] = Out::Store(block[i * kTileCols + j]);
+    // Strided reads of the scratch: kept scalar, no gather (simd/keep_scalar.h).
+    for (; i < rows; ++i) o_row[i] = Out::Store(KeepScalar(block[i * kTileCols + j]));
   }
 }
 
@@ -466,7 +468,7 @@ void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const
       }
       for (int64_t j = 0; j < cols; ++j) {
         auto* row = o + i0 * out_stride0 + (j0 + j) * out_stride1;
-        for (int64_t i = 0; i < rows; ++i) row[i * out_stride0] = block[i * cols + j];
+        for (int64_t i = 0; i < rows; ++i) row[i * out_stride0] = KeepScalar(block[i * cols + j]);  // no gather
       }
     }
   }
