@@ -11,6 +11,9 @@
 // statement emits no instruction, but the compiler must assume it changes the
 // value, so it cannot treat several elements as one vector. The value stays in
 // the register file it lives in (an SSE or Neon/SVE register for floats).
+//
+// tests/abi/check_no_gathers.sh checks the built library for gathers and
+// scatters.
 #ifndef ACLCPU_SIMD_KEEP_SCALAR_H_
 #define ACLCPU_SIMD_KEEP_SCALAR_H_
 
