@@ -14,13 +14,12 @@
 // clear) and replaces them with ConcatEven and ConcatOdd of the pair: the value
 // at lane l of row v goes to lane (bit s of v) * L/2 + l/2 of the row whose bit
 // s is l's lowest bit. So each step moves one row bit to the top of the lane
-// index and the lane's lowest bit into the row index; after steps 0, 1, ...,
+// index and the lane's lowest bit into row bit s; after steps 0, 1, ...,
 // log2(L) - 1 the lane index is the old row index and the row index the old
 // lane index: row v holds what was column v. A step touches two rows at a time,
 // so rows can wait in memory between steps (SVE vectors cannot be held in
-// arrays): the first steps run in place in the block, two at a time, and the
-// last two in registers on the way out, where the transposed vectors are handed
-// to the caller.
+// arrays): the steps run in place in the block, two at a time in registers,
+// and the transposed rows are then handed out column by column.
 //
 // Per-target include guard (Highway's convention for -inl.h files): this header
 // is re-included once per target by foreach_target.h.
@@ -95,52 +94,27 @@ void UnzipStepsInPlace(D d, float* rows, int64_t pitch, int64_t width, size_t fi
 
 // Transposes the float32 block at `block` (`rows` x `width`, `pitch` floats a
 // row, all of them vector-aligned; rows and width multiples of L) by L x L
-// squares, and calls emit(vector, column, row) once for every L values of a
-// column: `vector` holds block[row + k][column] in lane k. The block is
-// overwritten. Emits the vectors of up to four columns at a time, each column's
-// in increasing row order, so that a caller writing columns out as lines
-// writes each line in one pass.
+// squares, and calls emit(vector, column, row) for every L values of a
+// column: `vector` holds block[row + k][column] in lane k. Columns go in order
+// and each column's vectors in increasing row order, so that a caller writing
+// columns out as lines writes each line at once, as the gathers did (see
+// TileBlockVector for what other orders cost). The block is overwritten.
 template <class D, class Emit>
 void TransposeBlock(D d, float* block, int64_t pitch, int64_t rows, int64_t width, Emit emit) {
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   const size_t steps = hwy::FloorLog2(static_cast<size_t>(lanes));
-  const size_t last = steps < 2 ? steps : 2;  // done in registers on the way out
-  const int64_t square = lanes * pitch;       // floats from one L-row group to the next
   for (int64_t group = 0; group < rows; group += lanes) {
     size_t step = 0;
-    if ((steps - last) % 2 == 1) {
+    if (steps % 2 == 1) {
       UnzipStepsInPlace(d, block + group * pitch, pitch, width, step, 1);
       step += 1;
     }
-    for (; step < steps - last; step += 2) UnzipStepsInPlace(d, block + group * pitch, pitch, width, step, 2);
+    for (; step < steps; step += 2) UnzipStepsInPlace(d, block + group * pitch, pitch, width, step, 2);
   }
-  const size_t first_last = steps - last;
-  const int64_t gap = int64_t{1} << first_last;
-  const int64_t span = gap << last;
-  for (int64_t column = 0; column < width; column += lanes) {
-    for (int64_t base = 0; base < lanes; base += span) {
-      for (int64_t v = base; v < base + gap; ++v) {
-        const float* r0 = block + v * pitch + column;
-        for (int64_t group = 0; group < rows; group += lanes, r0 += square) {
-          if (last == 0) {
-            emit(hn::Load(d, r0), column + v, group);
-          } else if (last == 1) {
-            auto a = hn::Load(d, r0), b = hn::Load(d, r0 + gap * pitch);
-            UnzipStep(d, a, b);
-            emit(a, column + v, group);
-            emit(b, column + v + gap, group);
-          } else {
-            auto a = hn::Load(d, r0), b = hn::Load(d, r0 + gap * pitch);
-            auto c = hn::Load(d, r0 + 2 * gap * pitch), e = hn::Load(d, r0 + 3 * gap * pitch);
-            UnzipTwoSteps(d, a, b, c, e);
-            emit(a, column + v, group);
-            emit(b, column + v + gap, group);
-            emit(c, column + v + 2 * gap, group);
-            emit(e, column + v + 3 * gap, group);
-          }
-        }
-      }
-    }
+  // Row p of the square at column c now holds column c + p.
+  for (int64_t column = 0; column < width; ++column) {
+    const float* transposed = block + (column % lanes) * pitch + (column - column % lanes);
+    for (int64_t row = 0; row < rows; row += lanes) emit(hn::Load(d, transposed + row * pitch), column, row);
   }
 }
 
