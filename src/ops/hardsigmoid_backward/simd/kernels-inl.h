@@ -390,15 +390,17 @@ constexpr int64_t kTileCols = 128;  // dim 1 (the inputs' contiguous dim)
 // overwriting it).
 //
 // Against the former column gathers (GatherIndex), kernel alone, one core, AMD
-// EPYC Zen 5 (no GDS mitigation; gathers are cheap there), time per plane,
-// 256^2 / 1040^2 / 4096^2: AVX-512 0.33-0.53x / 0.34-0.70x / 0.86-1.04x, AVX2
-// 0.32-0.62x / 0.32-0.65x / 0.83-0.99x, SSE4 (whose gather was scalar loads
-// already) 0.98-1.06x / 1.02-1.10x / 1.01-1.32x. Two ways to spare a pass over
+// EPYC Zen 5 (no GDS mitigation; gathers are cheap there), time per plane over
+// two interleaved runs, 256^2 / 1040^2 / 4096^2: AVX-512 0.33-0.61x /
+// 0.34-0.73x / 0.71-1.04x, AVX2 0.32-0.70x / 0.32-0.65x / 0.79-0.99x, SSE4
+// (whose gather was scalar loads already) 0.98-1.24x / 1.02-1.23x / 1.01-1.32x;
+// the 4096^2 bench through the API: AVX-512 0.52-0.94x, AVX2 0.59-1.02x, SSE4
+// 0.96-1.22x. The noise between runs is about 15%. Two ways to spare a pass over
 // the block were slower on power-of-two pitches, where every out line of a
 // block falls in one L1 set: the last two steps done on the way out (each out
-// line then written in pieces, four lines at a time: f32 1024^2 1.3x) and the
-// first two done while computing four rows at once (eight input streams in one
-// set: SSE4 f16 4096^2 1.7-2.1x).
+// line then written in pieces, four lines at a time: f32 1024^2 1.0-1.4x over
+// three runs) and the first two done while computing four rows at once (eight
+// input streams in one set: SSE4 f16 4096^2 1.6-2.2x).
 template <class Grad, class Self, class Promoted, class Out>
 void TileBlockVector(const typename Grad::Storage* g, int64_t grad_stride0, const typename Self::Storage* s,
                      int64_t self_stride0, typename Out::Storage* o, int64_t out_stride1, int64_t rows,
