@@ -19,6 +19,7 @@
 
 #include "common/float16.h"
 #include "ops/hardsigmoid_backward/kernel.h"
+#include "simd/keep_scalar.h"
 
 namespace aclcpu {
 namespace hardsigmoid_backward {
@@ -78,9 +79,11 @@ void ScalarRun(const void* grad, int64_t grad_stride, const void* self, int64_t 
   const auto* g = static_cast<const typename Grad::Storage*>(grad);
   const auto* s = static_cast<const typename Self::Storage*>(self);
   auto* o = static_cast<typename Out::Storage*>(out);
+  // Kept scalar: vectorised, the strided accesses would be gathers and
+  // scatters (simd/keep_scalar.h). One opaque value keeps the whole loop scalar.
   for (int64_t i = 0; i < count; ++i) {
-    o[i * out_stride] =
-        ToOut<Promoted, Out>(HardsigmoidGrad(Grad::Load(g[i * grad_stride]), Self::Load(s[i * self_stride])));
+    o[i * out_stride] = ToOut<Promoted, Out>(
+        HardsigmoidGrad(Grad::Load(KeepScalar(g[i * grad_stride])), Self::Load(s[i * self_stride])));
   }
 }
 

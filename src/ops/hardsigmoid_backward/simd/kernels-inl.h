@@ -27,6 +27,8 @@
 #include "ops/hardsigmoid_backward/scalar_kernel.h"
 #include "ops/hardsigmoid_backward/simd/select_by_grad-inl.h"
 #include "simd/convert-inl.h"
+#include "simd/keep_scalar.h"
+#include "simd/transpose-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclcpu {
@@ -43,6 +45,7 @@ using aclcpu::HWY_NAMESPACE::F32ToF16Bits;
 using aclcpu::HWY_NAMESPACE::LoadF16AsF32;
 using aclcpu::HWY_NAMESPACE::StoreF32AsBf16;
 using aclcpu::HWY_NAMESPACE::StoreF32AsF16;
+using aclcpu::HWY_NAMESPACE::TransposeBlock;
 
 // Vector loads and stores of each element type, as float32 lanes.
 template <class Type>
@@ -150,7 +153,7 @@ HWY_INLINE void GatherToBlock(const T* HWY_RESTRICT p, int64_t stride, int64_t l
     }
   }
 #endif
-  for (; i < length; ++i) dst[i] = p[i * stride];
+  for (; i < length; ++i) dst[i] = KeepScalar(p[i * stride]);  // no gather (simd/keep_scalar.h)
 }
 
 // Strided runs (slices, transposed views walked in tiles, broadcast inputs):
@@ -185,7 +188,7 @@ void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t
       ContiguousRun<Grad, Self, Promoted, Out>(g_run, s_run, o + start, length);
     } else {
       ContiguousRun<Grad, Self, Promoted, Out>(g_run, s_run, out_block, length);
-      for (int64_t i = 0; i < length; ++i) o[(start + i) * out_stride] = out_block[i];
+      for (int64_t i = 0; i < length; ++i) o[(start + i) * out_stride] = KeepScalar(out_block[i]);  // no scatter
     }
   }
 }
@@ -378,18 +381,35 @@ constexpr int64_t kTileCols = 128;  // dim 1 (the inputs' contiguous dim)
 // The vector form of a block, when the inputs are contiguous along dim 1 and
 // out along dim 0: block rows are computed with full vectors into float32
 // scratch (rounded to the promoted type unless out is the promoted type, whose
-// store rounds), then each out row is gathered from a scratch column (an L1
-// gather, cheap next to an element-by-element copy) and stored with the output
-// conversion. `block` has kTileRows x kTileCols floats. With `stream`, float32
-// out rows that are vector-aligned get non-temporal stores (huge planes only:
-// they skip reading each out line before overwriting it).
+// store rounds), the scratch is transposed in registers by squares of
+// lanes x lanes (simd/transpose-inl.h: permutes, no gathers), and each
+// transposed vector is stored with the output conversion. Rows past the last
+// whole square go element by element. `block` has kTileRows x kTileCols floats,
+// vector-aligned. With `stream`, float32 out rows that are vector-aligned get
+// non-temporal stores (huge planes only: they skip reading each out line before
+// overwriting it).
+//
+// Against the former column gathers (GatherIndex), kernel alone, one core, AMD
+// EPYC Zen 5 (no GDS mitigation; gathers are cheap there), time per plane over
+// two interleaved runs, 256^2 / 1040^2 / 4096^2: AVX-512 0.33-0.61x /
+// 0.34-0.73x / 0.71-1.04x, AVX2 0.32-0.70x / 0.32-0.65x / 0.79-0.99x, SSE4
+// (whose gather was scalar loads already) 0.98-1.24x / 1.02-1.23x / 1.01-1.32x;
+// the 4096^2 bench through the API: AVX-512 0.52-0.94x, AVX2 0.59-1.02x, SSE4
+// 0.96-1.22x. The noise between runs is about 15%. Two ways to spare a pass over
+// the block were slower on power-of-two pitches, where every out line of a
+// block falls in one L1 set: the last two steps done on the way out (each out
+// line then written in pieces, four lines at a time: f32 1024^2 1.0-1.4x over
+// three runs) and the first two done while computing four rows at once (eight
+// input streams in one set: SSE4 f16 4096^2 1.6-2.2x).
 template <class Grad, class Self, class Promoted, class Out>
 void TileBlockVector(const typename Grad::Storage* g, int64_t grad_stride0, const typename Self::Storage* s,
                      int64_t self_stride0, typename Out::Storage* o, int64_t out_stride1, int64_t rows,
                      int64_t cols, float* block, bool stream) {
   const hn::ScalableTag<float> df;
-  const hn::RebindToSigned<decltype(df)> di;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  static_assert(kTileCols % hn::MaxLanes(hn::ScalableTag<float>()) == 0, "whole vectors in a scratch row");
+  const int64_t square_rows = rows - rows % lanes;
+  const int64_t square_cols = (cols + lanes - 1) / lanes * lanes;  // <= kTileCols
   for (int64_t i = 0; i < rows; ++i) {
     const auto* g_row = g + i * grad_stride0;
     const auto* s_row = s + i * self_stride0;
@@ -411,22 +431,25 @@ void TileBlockVector(const typename Grad::Storage* g, int64_t grad_stride0, cons
     for (; j < cols; ++j) {
       b_row[j] = ToOut<Promoted, F32>(HardsigmoidGrad(Grad::Load(g_row[j]), Self::Load(s_row[j])));
     }
+    // The last square's columns past the block: transposed with the rest, never
+    // stored; zeros so that no indeterminate value is read.
+    for (; j < square_cols; ++j) b_row[j] = 0.0f;
   }
-  const auto column = hn::Mul(hn::Iota(di, 0), hn::Set(di, static_cast<int32_t>(kTileCols)));
-  for (int64_t j = 0; j < cols; ++j) {
-    auto* o_row = o + j * out_stride1;
-    int64_t i = 0;
+  TransposeBlock(df, block, kTileCols, square_rows, square_cols, [&](hn::Vec<decltype(df)> v, int64_t j, int64_t i) {
+    if (j >= cols) return;
+    auto* target = o + j * out_stride1 + i;
     if constexpr (std::is_same_v<Out, F32>) {
-      if (stream && reinterpret_cast<uintptr_t>(o_row) % (lanes * sizeof(float)) == 0) {
-        for (; i + lanes <= rows; i += lanes) {
-          hn::Stream(hn::GatherIndex(df, block + i * kTileCols + j, column), df, o_row + i);
-        }
+      if (stream && reinterpret_cast<uintptr_t>(target) % (lanes * sizeof(float)) == 0) {
+        hn::Stream(v, df, target);
+        return;
       }
     }
-    for (; i + lanes <= rows; i += lanes) {
-      VectorIo<Out>::Store(df, hn::GatherIndex(df, block + i * kTileCols + j, column), o_row + i);
-    }
-    for (; i < rows; ++i) o_row[i] = Out::Store(block[i * kTileCols + j]);
+    VectorIo<Out>::Store(df, v, target);
+  });
+  for (int64_t j = 0; j < cols; ++j) {
+    auto* o_row = o + j * out_stride1;
+    // Strided reads of the scratch: kept scalar, no gather (simd/keep_scalar.h).
+    for (int64_t i = square_rows; i < rows; ++i) o_row[i] = Out::Store(KeepScalar(block[i * kTileCols + j]));
   }
 }
 
@@ -466,7 +489,7 @@ void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const
       }
       for (int64_t j = 0; j < cols; ++j) {
         auto* row = o + i0 * out_stride0 + (j0 + j) * out_stride1;
-        for (int64_t i = 0; i < rows; ++i) row[i * out_stride0] = block[i * cols + j];
+        for (int64_t i = 0; i < rows; ++i) row[i * out_stride0] = KeepScalar(block[i * cols + j]);  // no gather
       }
     }
   }
