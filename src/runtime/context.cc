@@ -262,10 +262,10 @@ aclError RefuseQueuedWorkInContext(const char* call, const Context& context) {
     const size_t queued = QueuedTasksOn(entry.first, names, sizeof names);
     if (queued == 0) continue;
     return FailWith(ACL_ERROR_RT_PARAM_INVALID,
-                    "%s: %s stream %p of context %p still has %zu queued task(s) (pending, oldest first: %s); "
+                    "%s: %s %p of context %p still has %zu queued task(s) (pending, oldest first: %s); "
                     "synchronise it (aclrtSynchronizeStream or aclrtSynchronizeDevice) first (nothing was destroyed)",
-                    call, entry.second->is_default() ? "the default" : "", entry.first, context.handle(), queued,
-                    names);
+                    call, entry.second->is_default() ? "the default stream" : "stream", entry.first, context.handle(),
+                    queued, names);
   }
   return ACL_SUCCESS;
 }
@@ -278,8 +278,7 @@ size_t CountCreatedStreams() {
   return created;
 }
 
-size_t DestroyAllContexts(size_t* streams) {
-  *streams = 0;
+size_t DestroyAllContexts() {
   size_t destroyed = 0;
   for (;;) {
     std::shared_ptr<Context> next;
@@ -288,9 +287,6 @@ size_t DestroyAllContexts(size_t* streams) {
       std::lock_guard<std::mutex> lock(registry.mutex);
       if (registry.contexts.empty()) break;
       next = registry.contexts.begin()->second;
-      for (const auto& entry : registry.streams) {
-        if (entry.second->context() == next.get() && !entry.second->is_default()) ++*streams;
-      }
     }
     // One at a time, as aclrtDestroyContext would: no list to allocate.
     if (DestroyContext(next)) ++destroyed;

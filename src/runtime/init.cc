@@ -70,10 +70,9 @@ aclError aclFinalize(void) {
     return aclcpu::FailWith(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: not initialized (no aclInit since the last aclFinalize)");
   }
   aclcpu::WaitForWorkQueuedOnStreams(aclcpu::kEveryDevice);
-  const size_t streams_in_primaries = aclcpu::CountCreatedStreams();
+  const size_t streams = aclcpu::CountCreatedStreams();
   const size_t devices = aclcpu::ResetAllDevices();
-  size_t streams_in_contexts = 0;
-  const size_t contexts = aclcpu::DestroyAllContexts(&streams_in_contexts);
+  const size_t contexts = aclcpu::DestroyAllContexts();
   const size_t events = aclcpu::UnregisterAllEvents();
   const size_t device_blocks = aclcpu::FreeAllDeviceMemory();
   const size_t host_blocks = aclcpu::FreeAllHostMemory();
@@ -81,7 +80,7 @@ aclError aclFinalize(void) {
     std::fprintf(stderr,
                  "aclcpu: aclFinalize released what the program left: %zu devices still set, %zu contexts, %zu "
                  "streams, %zu events, %zu device allocations, %zu host allocations\n",
-                 devices, contexts, streams_in_primaries + streams_in_contexts, events, device_blocks, host_blocks);
+                 devices, contexts, streams, events, device_blocks, host_blocks);
   }
   aclcpu::initialized = false;
   return ACL_SUCCESS;

@@ -15,11 +15,10 @@ namespace aclcpu {
 size_t ResetAllDevices();
 
 // context.cc: every context left (aclrtCreateContext's), with its streams.
-// `streams` receives the number of streams destroyed with them.
-size_t DestroyAllContexts(size_t* streams);
+size_t DestroyAllContexts();
 
-// context.cc: streams created in the primary contexts (counted before
-// ResetAllDevices destroys them with their contexts).
+// context.cc: the streams the program created (default streams aside), counted
+// before the calls above destroy them with their contexts.
 size_t CountCreatedStreams();
 
 // event.cc: every event left.
