@@ -9,8 +9,10 @@
 #   sve_256   QEMU_CPU=max,sve-default-vector-length=32    sve_256, sve2, sve, neon
 #   sve2_128  QEMU_CPU=max,sve-default-vector-length=16    sve2_128, sve2, sve, neon
 #
-# On each: the unit tests (every target the CPU has against the scalar
-# reference; the script checks the expected targets are instantiated) and the
+# On each: the unit tests (the targets the CPU adds to the matrix against the
+# scalar reference — neon on the first, then sve2 and sve at 512 bits, sve_256
+# and sve at 256, sve2_128 and sve2 at 128 — and the suites that loop over
+# every target; the script checks the expected targets are instantiated) and the
 # numerics, layouts and ops-nn suites on the best target (checked through the
 # `isa=` of ACLCPU_VERBOSE's plans). On the neon and sve2 CPUs also the
 # load-by-name program against an install of the cross build; on the sve2 CPU
@@ -76,14 +78,16 @@ qemu=(qemu-aarch64)
 
 # run_gtest <label> <binary> [gtest args...]: runs one test binary emulated.
 run_gtest() {
-  local label="$1" binary="$2"
+  local label="$1" binary="$2" started
   shift 2
+  started=$(date +%s)
   if ! "${qemu[@]}" "${build}/${binary}" --gtest_brief=1 "$@" >"${log}/out.txt" 2>&1; then
     cat "${log}/out.txt" >&2
     echo "aarch64 ${label}: $(basename "${binary}") failed" >&2
     exit 1
   fi
-  echo "aarch64 ${label}: $(basename "${binary}") $(grep -o 'PASSED.*' "${log}/out.txt" | tail -1)"
+  echo "aarch64 ${label}: $(basename "${binary}") $(grep -o 'PASSED.*' "${log}/out.txt" | tail -1)" \
+       "($(( $(date +%s) - started )) s)"
 }
 
 # check_unit_targets <label> <target...>: the unit tests must be instantiated
@@ -124,6 +128,24 @@ run_op_suites() {
   echo "aarch64 ${label}: op suites ran on isa=${isa}"
 }
 
+# run_unit_tests_for <label> <target...>: the unit tests on this CPU, limited to
+# what the CPUs before it in the matrix did not already run: the per-target
+# cases of the given targets only, and the suites that loop over every target
+# the CPU has (tiles, streaming stores, same-type and in-place kernels, target
+# selection). The target-independent suites (16-bit conversions, dtype rules,
+# the stride iterator) run on the first CPU alone.
+run_unit_tests_for() {
+  local label="$1" filter="" target
+  shift
+  for target in "$@"; do
+    # Per-dtype-path names are <target>_<DTYPE>_..., dtypes spelled FLOAT*/BF16.
+    filter+="EveryTarget/*/${target}:EveryTargetAndDtypePath/*/${target}_F*:EveryTargetAndDtypePath/*/${target}_B*:"
+  done
+  filter+="SimdKernelSameHalfType.*:SimdKernelFloatWindow.*:SimdTileKernel.*:SimdStreamingKernel.*"
+  filter+=":SimdKernelInPlace.*:SimdTargets.*"
+  run_gtest "${label}" tests/unit/aclcpu_unit_tests "--gtest_filter=${filter}"
+}
+
 run_load_by_name() {
   local label="$1"
   bash "${root}/tests/load_by_name/run_load_by_name_test.sh" "${build}" \
@@ -141,7 +163,7 @@ run_load_by_name neon
 
 export QEMU_CPU="max"
 check_unit_targets sve2 sve2 sve neon
-run_gtest sve2 tests/unit/aclcpu_unit_tests
+run_unit_tests_for sve2 sve2 sve
 run_op_suites sve2 sve2
 ACLCPU_MAX_ISA=sve run_op_suites sve2-capped-to-sve sve --short
 run_load_by_name sve2
@@ -155,12 +177,12 @@ run_gtest sve2 tests/api/api_phase2_test "--gtest_filter=-Phase2.VerboseLogsEach
 
 export QEMU_CPU="max,sve-default-vector-length=32"
 check_unit_targets sve_256 sve_256 sve2 sve neon
-run_gtest sve_256 tests/unit/aclcpu_unit_tests
+run_unit_tests_for sve_256 sve_256 sve  # and scalable SVE at 256 bits
 run_op_suites sve_256 sve_256 --short
 
 export QEMU_CPU="max,sve-default-vector-length=16"
 check_unit_targets sve2_128 sve2_128 sve2 sve neon
-run_gtest sve2_128 tests/unit/aclcpu_unit_tests
+run_unit_tests_for sve2_128 sve2_128 sve2  # and scalable SVE2 at 128 bits
 run_op_suites sve2_128 sve2_128 --short
 unset QEMU_CPU
 

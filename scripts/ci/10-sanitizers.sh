@@ -5,6 +5,10 @@
 #      (-fno-sanitize-recover). The CANN example test is left out: it builds the
 #      example with the plain toolchain against the install tree, which cannot load
 #      ASan-instrumented libraries (ASan must come first in the link order).
+#      Suites whose cases do not depend on a fresh process run as a few processes
+#      each (ACLCPU_TESTS_WHOLE_BINARIES, cmake/aclcpuGTest.cmake), not one per
+#      case: an instrumented process start costs more than most cases, and the
+#      same cases run one per process in the main build and in strict mode.
 #   2. TSan (GCC, -O1): the runtime suite, the phase-2/executor suite, the executor
 #      fuzz corpus, the fault-injection walks, the worker pool's tests and the
 #      stress test (at a quarter of its iterations).
@@ -29,7 +33,7 @@ cmake -S "${root}" -B "${asan}" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_FLAGS="${asan_flags}" -DCMAKE_CXX_FLAGS="${asan_flags}" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DACLCPU_FUZZ_REPLAY_RANDOM=1000 >/dev/null
+  -DACLCPU_FUZZ_REPLAY_RANDOM=1000 -DACLCPU_TESTS_WHOLE_BINARIES=ON >/dev/null
 step "ASan+UBSan build"
 cmake --build "${asan}" -j"${jobs}"
 step "ASan+UBSan tests"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI stage: fuzzing (issue "Reliability", clause 1).
 # Builds aclcpu and the libFuzzer harnesses of tests/fuzz with clang-14, ASan and
-# UBSan (build-fuzz/), then runs each harness for ACLCPU_FUZZ_SECONDS (default 30)
+# UBSan (build-fuzz/), then runs each harness for ACLCPU_FUZZ_SECONDS (default 20)
 # starting from its committed seed corpus (copied: the committed corpus is not
 # modified). Any crash, sanitizer report, leak, failed check or timeout fails the
 # stage; the input that caused it is left in build-fuzz/artifacts/.
@@ -11,7 +11,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${ACLCPU_FUZZ_BUILD_DIR:-${root}/build-fuzz}"
-seconds="${ACLCPU_FUZZ_SECONDS:-30}"
+seconds="${ACLCPU_FUZZ_SECONDS:-20}"
 jobs="${ACLCPU_JOBS:-2}"
 export ACLCPU_FUZZ_STORAGE_CHECK="${ACLCPU_FUZZ_STORAGE_CHECK:-1}"
 
