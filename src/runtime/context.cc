@@ -294,7 +294,7 @@ size_t DestroyAllContexts() {
   return destroyed;
 }
 
-void WaitForWorkQueuedOnStreams(int32_t device_id) {
+void WaitForWorkQueuedOnStreams(int32_t device_id, bool host_synchronises) {
   const auto selected = [device_id](const Stream& stream) {
     return device_id == kEveryDevice || stream.device_id() == device_id;
   };
@@ -310,12 +310,12 @@ void WaitForWorkQueuedOnStreams(int32_t device_id) {
     // No room for the list: wait holding the registry lock (stream workers
     // never take it), which only delays other threads' stream calls.
     for (const auto& entry : registry.streams) {
-      if (selected(*entry.second)) entry.second->WaitIdle();
+      if (selected(*entry.second)) entry.second->WaitIdle(-1, host_synchronises);
     }
     return;
   }
   lock.unlock();
-  for (const auto& stream : streams) stream->WaitIdle();
+  for (const auto& stream : streams) stream->WaitIdle(-1, host_synchronises);
 }
 
 }  // namespace aclcpu

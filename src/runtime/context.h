@@ -98,9 +98,10 @@ aclError RefuseQueuedWorkInContext(const char* call, const Context& context);
 
 // Waits until every live stream of the device (kEveryDevice: of every device),
 // default streams included, has run the work queued on it before this call
-// (work queued meanwhile is not waited for). Never fails.
+// (work queued meanwhile is not waited for). Never fails. `host_synchronises`:
+// see Stream::WaitIdle.
 constexpr int32_t kEveryDevice = -1;
-void WaitForWorkQueuedOnStreams(int32_t device_id);
+void WaitForWorkQueuedOnStreams(int32_t device_id, bool host_synchronises = true);
 
 }  // namespace aclcpu
 

@@ -9,6 +9,7 @@
 
 #include "common/fault_injection.h"
 #include "runtime/live_objects.h"
+#include "runtime/pending_work.h"
 #include "runtime/release_all.h"
 
 namespace aclcpu {
@@ -104,9 +105,32 @@ void Event::WaitFor(uint64_t generation) {
   changed_.wait(lock, [&] { return DoneLocked(generation); });
 }
 
+void Event::SetHostFence(uint64_t generation, const void* stream, uint64_t fence) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (generation < fenced_generation_) return;  // a newer record got there first
+  fenced_generation_ = generation;
+  fence_stream_ = stream;
+  fence_ = fence;
+}
+
+void Event::HostSawComplete(uint64_t generation) {
+  const void* stream = nullptr;
+  uint64_t fence = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // Reached, not reset (a wait also ends when the record is reset).
+    if (generation == 0 || completed_ < generation || reset_ >= generation) return;
+    if (fenced_generation_ != generation) return;
+    stream = fence_stream_;
+    fence = fence_;
+  }
+  MarkSynchronised(stream, fence);
+}
+
 Event::Snapshot Event::Query() {
   std::lock_guard<std::mutex> lock(mutex_);
   Snapshot snapshot;
+  snapshot.generation = requested_;
   snapshot.recorded = requested_ > reset_;
   snapshot.complete = snapshot.recorded && completed_ >= requested_;
   snapshot.time = completed_time_;

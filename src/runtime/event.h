@@ -46,9 +46,18 @@ class Event {
   // Blocks until record `generation` (or a later one) completed or was reset.
   void WaitFor(uint64_t generation);
 
+  // Strict mode: the record `generation` was queued on `stream` when
+  // PendingFence() was `fence` (runtime/pending_work.h).
+  void SetHostFence(uint64_t generation, const void* stream, uint64_t fence);
+  // Strict mode: the host has seen record `generation` complete (a wait or a
+  // query returned "complete"); the work queued before it is then no longer
+  // pending. Does nothing if that record was reset or is not the latest fenced one.
+  void HostSawComplete(uint64_t generation);
+
   struct Snapshot {
     bool recorded;   // there is a record since the last reset
     bool complete;   // and it has been reached
+    uint64_t generation;  // the latest record's generation
     Clock::time_point time;  // when the latest completed record was reached
   };
   Snapshot Query();
@@ -70,6 +79,10 @@ class Event {
   uint64_t completed_ = 0;  // highest generation reached
   uint64_t reset_ = 0;      // records up to this generation were reset
   Clock::time_point completed_time_{};
+  // Strict mode: the latest record's fence (SetHostFence).
+  uint64_t fenced_generation_ = 0;
+  const void* fence_stream_ = nullptr;
+  uint64_t fence_ = 0;
 };
 
 // The registry of live event handles. RegisterEvent returns nullptr (having

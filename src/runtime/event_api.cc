@@ -14,6 +14,8 @@
 #include "runtime/error_store.h"
 #include "runtime/event.h"
 #include "runtime/flag_check.h"
+#include "runtime/pending_work.h"
+#include "runtime/strict.h"
 
 namespace aclcpu {
 namespace {
@@ -84,6 +86,9 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
   status = aclcpu::ResolveStream("aclrtRecordEvent", stream, &target);
   if (status != ACL_SUCCESS) return status;
   const uint64_t generation = found->BeginRecord();
+  // Strict mode: seeing this record complete synchronises the host with the
+  // work queued on the stream before it (runtime/pending_work.h).
+  if (aclcpu::StrictMode()) found->SetHostFence(generation, target->handle(), aclcpu::PendingFence());
   status = aclcpu::SubmitOrFail("aclrtRecordEvent", target, aclcpu::Event::MakeRecordTask(found, generation));
   // A record that will never run must not leave waiters hanging.
   if (status != ACL_SUCCESS) found->CompleteReset(generation);
@@ -121,6 +126,7 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
   if (status != ACL_SUCCESS) return status;
   const uint64_t generation = found->LatestGeneration();
   if (generation != 0) found->WaitFor(generation);
+  if (aclcpu::StrictMode()) found->HostSawComplete(generation);
   return ACL_SUCCESS;
 }
 
@@ -129,7 +135,9 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
   const aclError result = aclcpu::LookUpEvent("aclrtQueryEventStatus", "event", event, &found);
   if (result != ACL_SUCCESS) return result;
   if (status == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtQueryEventStatus: status is null");
-  *status = found->Query().complete ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  const aclcpu::Event::Snapshot state = found->Query();
+  if (state.complete && aclcpu::StrictMode()) found->HostSawComplete(state.generation);
+  *status = state.complete ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
 
@@ -138,7 +146,9 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
   const aclError result = aclcpu::LookUpEvent("aclrtQueryEvent", "event", event, &found);
   if (result != ACL_SUCCESS) return result;
   if (status == nullptr) return aclcpu::FailWith(ACL_ERROR_INVALID_PARAM, "aclrtQueryEvent: status is null");
-  *status = found->Query().complete ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+  const aclcpu::Event::Snapshot state = found->Query();
+  if (state.complete && aclcpu::StrictMode()) found->HostSawComplete(state.generation);
+  *status = state.complete ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
 

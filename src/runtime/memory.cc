@@ -66,7 +66,7 @@ aclError StrictFree(void* devPtr) {
   const DeviceAddressState state = allocator.Lookup(devPtr, &allocation);
   if (state == kLiveDeviceMemory && allocation.base == devPtr) {
     PendingUse use{};
-    if (FindPendingUse(devPtr, allocation.size, /*writes_only=*/false, &use)) {
+    if (FindPendingUse(devPtr, allocation.size, /*writes_only=*/false, /*include_finished=*/false, &use)) {
       return FailWith(ACL_ERROR_RT_PARAM_INVALID,
                       "aclrtFree: devPtr %p (%zu bytes) is still %s by %s, pending on stream %p; synchronise the "
                       "stream before freeing it (the memory was not freed)",
@@ -74,6 +74,9 @@ aclError StrictFree(void* devPtr) {
     }
     const aclError status = allocator.Free(devPtr);
     if (status != ACL_SUCCESS) return FailWith(status, "aclrtFree: devPtr %p could not be freed", devPtr);
+    // Finished work that used it is no one's concern any more: a later
+    // allocation at these addresses must not inherit it.
+    ForgetFinishedUses(devPtr, allocation.size);
     return ACL_SUCCESS;
   }
   if (state == kFreedDeviceMemory && allocation.base == devPtr) {
@@ -157,7 +160,7 @@ aclError aclrtFree(void* devPtr) {
   aclcpu::DeviceAllocation allocation{};
   if (aclcpu::TheDeviceAllocator().Lookup(devPtr, &allocation) == aclcpu::kLiveDeviceMemory &&
       allocation.base == devPtr) {
-    aclcpu::WaitForWorkQueuedOnStreams(aclcpu::kEveryDevice);
+    aclcpu::WaitForWorkQueuedOnStreams(aclcpu::kEveryDevice, /*host_synchronises=*/false);
   }
   const aclError status = aclcpu::TheDeviceAllocator().Free(devPtr);
   if (status != ACL_SUCCESS) {
@@ -204,7 +207,8 @@ aclError aclrtFreeHost(void* hostPtr) {
     }
   }
   // Queued asynchronous copies may still read or write it (see aclrtFree).
-  aclcpu::WaitForWorkQueuedOnStreams(aclcpu::kEveryDevice);
+  // The program did not ask to synchronise: strict mode keeps the work pending.
+  aclcpu::WaitForWorkQueuedOnStreams(aclcpu::kEveryDevice, /*host_synchronises=*/false);
   std::free(hostPtr);
   return ACL_SUCCESS;
 }

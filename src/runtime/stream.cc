@@ -105,7 +105,19 @@ bool Stream::RunIfIdle(void (*work)(const void* context), const void* context, b
   return true;
 }
 
-bool Stream::WaitIdle(int64_t timeout_ms) {
+bool Stream::WaitIdle(int64_t timeout_ms, bool host_synchronises) {
+  if (StrictMode() && host_synchronises) {
+    // Strict mode: the work waited for is no longer pending once the wait
+    // succeeds (runtime/pending_work.h).
+    const uint64_t fence = PendingFence();
+    if (!WaitIdleUntracked(timeout_ms)) return false;
+    MarkSynchronised(handle_, fence);
+    return true;
+  }
+  return WaitIdleUntracked(timeout_ms);
+}
+
+bool Stream::WaitIdleUntracked(int64_t timeout_ms) {
   // Lock-free until there is reason to sleep: a synchronise call on an idle
   // stream (the common case after a tiny launch ran inline) costs two loads.
   const uint64_t target = submitted_.load(std::memory_order_acquire);

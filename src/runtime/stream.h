@@ -40,8 +40,11 @@ class Stream {
   bool RunIfIdle(void (*work)(const void* context), const void* context, bool* ran);
 
   // Waits until every task submitted before the call has run. timeout_ms < 0
-  // waits forever. Returns false on timeout.
-  bool WaitIdle(int64_t timeout_ms = -1);
+  // waits forever. Returns false on timeout. In strict mode a successful wait
+  // counts as the host synchronising with that work (runtime/pending_work.h)
+  // unless `host_synchronises` is false: a wait the runtime does for its own
+  // sake (aclrtFreeHost) tells the program nothing.
+  bool WaitIdle(int64_t timeout_ms = -1, bool host_synchronises = true);
 
   // Waits for the queued work, then stops and joins the worker. Later submissions
   // are refused. Must not be called from the stream's own worker.
@@ -54,6 +57,7 @@ class Stream {
   void* handle() const { return handle_; }
 
  private:
+  bool WaitIdleUntracked(int64_t timeout_ms);
   void WorkerLoop();
   static void RunTask(Task* task);  // runs and deletes it
   void NotifyWaitersLocked();  // wakes WaitIdle callers, if any sleep; needs mutex_

@@ -122,11 +122,13 @@ TEST_F(Lifetimes, DestroyingAContextWithQueuedWorkIsRefusedAndLeavesItIntact) {
   aclrtStream stream = nullptr;
   ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
   Gate gate;
+  // Two: the first may already be running (not "queued"); the second waits behind it.
+  BlockStream(stream, &gate);
   BlockStream(stream, &gate);
   TakeMessages();
   EXPECT_EQ(aclrtDestroyContext(context), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_THAT(TakeMessages(), AllOf(HasSubstr("aclrtDestroyContext:"), HasSubstr("stream " + Hex(stream)),
-                                    HasSubstr("queued task(s) (pending, oldest first: GateTask)"),
+                                    HasSubstr("queued task(s) (pending, oldest first: GateTask, GateTask)"),
                                     HasSubstr("nothing was destroyed")));
   gate.Open();
   EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);  // the stream, and so the context, is alive
@@ -139,6 +141,8 @@ TEST_F(Lifetimes, TheLastResetOfADeviceWithQueuedWorkIsRefusedAndLeavesItSet) {
   std::thread([] {
     ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
     Gate gate;
+    // Two: the first may already be running (not "queued"); the second waits behind it.
+    BlockStream(nullptr, &gate);
     BlockStream(nullptr, &gate);
     TakeMessages();
     EXPECT_EQ(aclrtResetDevice(1), ACL_ERROR_RT_PARAM_INVALID);
