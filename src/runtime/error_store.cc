@@ -8,7 +8,6 @@
 
 #include <cstdarg>
 #include <cstdio>
-#include <deque>
 #include <new>
 #include <string>
 
@@ -26,8 +25,41 @@ namespace {
 // newest ones only.
 constexpr size_t kMaxMessagesPerThread = 64;
 
+// The newest messages, oldest first, in a fixed ring: constructing a thread's
+// state (on its first runtime call) allocates nothing — an empty std::string
+// does not allocate, where a std::deque allocates its map up front — so that
+// first call cannot fail for lack of memory.
+class MessageRing {
+ public:
+  bool empty() const { return count_ == 0; }
+  // Stores `message` as the newest, dropping the oldest when full. Throws
+  // std::bad_alloc (the ring unchanged but for a dropped oldest) if the copy cannot be made.
+  void Push(const char* message) {
+    if (count_ == kMaxMessagesPerThread) {
+      slots_[first_].clear();
+      first_ = (first_ + 1) % kMaxMessagesPerThread;
+      --count_;
+    }
+    slots_[(first_ + count_) % kMaxMessagesPerThread].assign(message);
+    ++count_;
+  }
+  // The i-th newest (0: the newest).
+  const std::string& Newest(size_t i) const { return slots_[(first_ + count_ - 1 - i) % kMaxMessagesPerThread]; }
+  size_t size() const { return count_; }
+  void clear() {
+    for (std::string& slot : slots_) std::string().swap(slot);  // gives the memory back
+    first_ = 0;
+    count_ = 0;
+  }
+
+ private:
+  std::string slots_[kMaxMessagesPerThread];
+  size_t first_ = 0;
+  size_t count_ = 0;
+};
+
 struct ThreadErrorState {
-  std::deque<std::string> messages;  // oldest first
+  MessageRing messages;
   std::string handed_out;            // what the last aclGetRecentErrMsg returned
   aclError last_runtime_error = ACL_SUCCESS;
   // Messages that could not be stored for lack of memory. Recording a message
@@ -54,11 +86,10 @@ void StoreErrorMessage(const char* message) {
   // callers that read aclGetRecentErrMsg.
   if (Verbose() || StrictMode()) std::fprintf(stderr, "aclcpu: %s\n", message);
   ThreadErrorState& state = ThisThread();
-  if (state.messages.size() == kMaxMessagesPerThread) state.messages.pop_front();
   try {
     if (InjectFault(FaultSite::kErrorStore)) throw std::bad_alloc();
-    state.messages.emplace_back(message);
-  } catch (const std::bad_alloc&) {  // std::string or a deque node
+    state.messages.Push(message);
+  } catch (const std::bad_alloc&) {  // the message's copy
     ++state.lost;
   }
 }
@@ -77,9 +108,9 @@ const char* TakeRecentErrorMessages() {
       joined = kLostMessages;
       joined += " (" + std::to_string(lost) + ")";
     }
-    for (auto it = state.messages.rbegin(); it != state.messages.rend(); ++it) {
+    for (size_t i = 0; i < state.messages.size(); ++i) {
       if (!joined.empty()) joined += '\n';
-      joined += *it;
+      joined += state.messages.Newest(i);
     }
     state.messages.clear();
     state.handed_out = std::move(joined);

@@ -12,6 +12,7 @@
 // the first n the sequence does not reach. Leaks are LeakSanitizer's to find:
 // the sanitizer stage runs this binary under ASan.
 #include <gtest/gtest.h>
+#include <pthread.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -251,6 +252,26 @@ TEST_F(NewFailureWalk, EveryAllocationOfErrorPathsAndDeviceWideCallsFailsInTurnW
     aclrtSetCurrentContext(primary);
     return status;
   }, ACL_SUCCESS);
+  // A thread's first call into the runtime builds that thread's error state; a
+  // failing call records a message there. Started with pthread_create, whose
+  // own allocations do not go through operator new, so only the library's are
+  // walked; an exception escaping the thread would end the process.
+  walked += WalkOneCall("a new thread's first call, which fails and records a message", [] {
+    struct FirstCall {
+      int status = -1;
+      bool message_read = false;
+      static void* Run(void* argument) {
+        auto* call = static_cast<FirstCall*>(argument);
+        call->status = aclrtMemcpy(nullptr, 0, nullptr, 0, ACL_MEMCPY_HOST_TO_HOST);
+        call->message_read = aclGetRecentErrMsg() != nullptr;  // the message, or the "lost" notice
+        return nullptr;
+      }
+    } call;
+    pthread_t thread;
+    if (pthread_create(&thread, nullptr, &FirstCall::Run, &call) != 0) return -1;
+    pthread_join(thread, nullptr);
+    return call.message_read ? call.status : -2;
+  }, ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(executor, nullptr);
   EXPECT_GT(walked, 0);
   aclDestroyTensor(integral);
