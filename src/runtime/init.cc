@@ -70,7 +70,8 @@ aclError aclFinalize(void) {
     return aclcpu::FailWith(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: not initialized (no aclInit since the last aclFinalize)");
   }
   aclcpu::WaitForWorkQueuedOnStreams(aclcpu::kEveryDevice);
-  const size_t streams = aclcpu::CountCreatedStreams();
+  // Counted only for the verbose line (it takes the registry lock).
+  const size_t streams = aclcpu::Verbose() ? aclcpu::CountCreatedStreams() : 0;
   const size_t devices = aclcpu::ResetAllDevices();
   const size_t contexts = aclcpu::DestroyAllContexts();
   const size_t events = aclcpu::UnregisterAllEvents();
