@@ -95,7 +95,10 @@ StridedLayout SliceOuterDim(const StridedLayout& layout, int64_t begin, int64_t 
 bool BenefitsFromTiling(const StridedLayout& layout) {
   if (layout.rank < 2) return false;
   for (int op = 0; op < layout.num_operands; ++op) {
-    if (std::llabs(layout.strides[op][1]) < std::llabs(layout.strides[op][0])) return true;
+    // A zero stride along dim 1 is a broadcast (the same row read again), not
+    // a transposed walk: straight runs along dim 0 already suit it.
+    const int64_t along_dim1 = std::llabs(layout.strides[op][1]);
+    if (along_dim1 != 0 && along_dim1 < std::llabs(layout.strides[op][0])) return true;
   }
   return false;
 }

@@ -76,6 +76,7 @@ StridedLayout SliceOuterDim(const StridedLayout& layout, int64_t begin, int64_t 
 // True if walking the two innermost dims in square tiles beats walking dim 0
 // straight: some operand steps further along dim 0 than along dim 1 (a
 // transposed view), so straight runs would touch a new cache line per element.
+// An operand broadcast along dim 1 (stride 0 there) does not count.
 bool BenefitsFromTiling(const StridedLayout& layout);
 
 // Like ForEachInnerRun, but the two innermost dims are walked in tiles of

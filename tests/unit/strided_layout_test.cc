@@ -192,6 +192,14 @@ TEST(StridedLayout, ContiguousViewsDoNotAskForTiling) {
   EXPECT_FALSE(BenefitsFromTiling(Layout({{4, 5}, {{10, 2}, {5, 1}}})));
 }
 
+TEST(StridedLayout, InputBroadcastAlongTheOuterDimDoesNotAskForTiling) {
+  // Operands out, gradOutput, self: gradOutput one row of 5 read for each of
+  // 4 rows; out and self dense.
+  EXPECT_FALSE(BenefitsFromTiling(Layout({{4, 5}, {{5, 1}, {0, 1}, {5, 1}}})));
+  // A transposed self beside the broadcast gradOutput still does.
+  EXPECT_TRUE(BenefitsFromTiling(Layout({{4, 5}, {{5, 1}, {0, 1}, {1, 4}}})));
+}
+
 TEST(StridedLayout, SlicesOfTheOuterDimPartitionTheElements) {
   const View view{{7, 3, 5}, {{15, 5, 1}, {1, 7, 21}}};
   const StridedLayout layout = Layout(view);
