@@ -523,6 +523,16 @@ Cases: dtypes f32, f16, bf16 and mixed (f16 grad, f32 self → f32 out); contigu
 step-2 (`[::2]` views of 2N-element inputs, dense out) at 64K, 1M, 16M only (left out: 1, 1K, 64M, to
 keep the run short).
 
+The ISA sweep (`bench/run_bench.sh --isa-sweep`, `bench/isa_sweep.py`; about 15 minutes) measures only
+the API and the rooflines, under each SIMD target in turn: one process per target (aclcpu reads
+`ACLCPU_MAX_ISA` once per process), the targets interleaved over 5 rounds, 1 thread unless `--threads=2`,
+targets compared on the median over rounds of both GB/s and API / roofline of the same process, and a
+target more than 15 % slower than a lower one (scalar aside) flagged only when 4 more rounds of that
+case confirm it (the script then exits 1). Its cases: contiguous, step-2, broadcast (gradOutput one row
+expanded over a square, stride 0; its useful bytes count that row once), inputs transposed → dense out
+and all three transposed, for f32, f16, bf16 and mixed, at 1K, 1M and 16M (4096²) elements, and the
+1-element call. Its tables go to `bench/results/<cpu>.md`, and their worst ratios to Across CPUs below.
+
 Implementations as this run reported them:
 {chr(10).join(implementations)}
 
