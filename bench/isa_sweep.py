@@ -16,7 +16,8 @@ layouts). The cost is that two targets are never measured at the same moment, so
 - rounds interleave the targets (each round runs every target once, in a rotated order), and every
   comparison is the median over rounds of the per-round ratio;
 - a comparison below 0.85 is only a candidate: the candidate cases are measured again in further
-  interleaved rounds, and a case is flagged only when those rounds confirm it.
+  interleaved rounds, and a case is flagged only when those rounds confirm it (median below 0.85 and
+  more than half of the rounds below it on both measures).
 Scalar is measured but never the reference of a flag (it is the fallback; a target slower than it is
 listed separately).
 """
@@ -212,7 +213,7 @@ def confirm(args, targets, found, measured_rounds):
     confirmed = []
     for case, high, low, median, below, rounds in found:
         slower = again.slower(case, high, low)
-        if slower:
+        if slower and 2 * slower[2] > slower[3]:  # and most of the new rounds agree
             confirmed.append((case, high, low, median, below, rounds, (slower[0], slower[2], slower[3])))
         else:
             log("not confirmed: %s %s vs %s (sweep %.2f×, again GB/s ratios %s)" % (
@@ -264,6 +265,7 @@ def main():
     parser.add_argument("--cases", default="[^/]+/[^/]+/[^/]+", help="regex on case names (default: all)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    load_before = open("/proc/loadavg").read().split()[:3]
 
     targets = list_targets(args.bench)
     log("targets on this CPU, best first: " + ", ".join(targets))
@@ -275,11 +277,15 @@ def main():
     found = candidates(measured, targets)
     flags = confirm(args, targets, found, args.rounds)
     seconds = time.time() - started
+    load_after = open("/proc/loadavg").read().split()[:3]
 
     write_tsv(os.path.join(args.out, "sweep.tsv"), measured, targets)
     write_ratios(os.path.join(args.out, "ratios.tsv"), measured, targets, args.threads, flags)
-    lines = ["Threads: %d; %d rounds of every target, interleaved; %d confirmation rounds; %.0f s in all." % (
-        args.threads, args.rounds, args.confirm_rounds, seconds), "",
+    lines = ["Threads: %d; %d rounds of every target, interleaved; %d confirmation rounds; %.0f s in all. "
+             "Load average (1, 5, 15 min) before: %s, after: %s (the machine has %d CPUs; above 1 with one "
+             "thread measured, other processes shared them)." % (
+                 args.threads, args.rounds, args.confirm_rounds, seconds, " ".join(load_before),
+                 " ".join(load_after), os.cpu_count()), "",
         "Cells: aclcpu API GB/s of useful bytes, median over rounds, and in brackets its median ratio to the "
         "ordinary-store roofline of the same process. Strided, broadcast and transposed cases are compared "
         "with the contiguous roofline of the same size.", "",
