@@ -95,9 +95,10 @@ class Measurements:
                     values[key] = float(other["gbps"])
             for key, value in values.items():
                 self.gbps.setdefault((case, target, key), []).append(value)
-            # The per-round score targets are compared on.
-            if "roof" in values:
-                self.gbps.setdefault((case, target, "score"), []).append(values["api"] / values["roof"])
+            # The per-round score targets are compared on, and the API against the NT roofline and PyTorch.
+            for key, other in (("score", "roof"), ("score_nt", "roof_nt"), ("vs_torch", "torch")):
+                if other in values:
+                    self.gbps.setdefault((case, target, key), []).append(values["api"] / values[other])
 
     def median(self, case, target, key):
         values = self.gbps.get((case, target, key))
@@ -198,18 +199,35 @@ def sweep_table(measured, targets, flags):
     return "\n".join(lines)
 
 
-def confirm(args, targets, found, measured_rounds):
-    """Measures the candidate cases again, their targets only, and keeps those whose median ratio over the
-    new rounds is still below 0.85."""
+def measure_again(args, targets, found):
+    """Measures the candidate cases again, on their targets only."""
+    again = Measurements()
     if not found:
-        return []
+        return again
     cases = sorted({c[0] for c in found} | {contig_name(c[0]) for c in found})
     involved = [t for t in targets if any(t in (c[1], c[2]) for c in found)]
     regex = "(%s)" % "|".join(re.escape(c) for c in cases)
     log("confirming %d candidate(s) on %s: %s" % (len(found), ", ".join(involved), ", ".join(sorted({c[0] for c in
                                                                                                     found}))))
-    again = Measurements()
     run_rounds(args, involved, regex, args.confirm_rounds, "confirm", again, torch_target=None)
+    return again
+
+
+def load_rounds(out, tag):
+    """The Measurements of the per-process TSVs a run left in `out` (for --summarize-only)."""
+    measured, files = Measurements(), []
+    for name in os.listdir(out):
+        match = re.fullmatch(r"%s-round(\d+)-(.+)\.tsv" % tag, name)
+        if match:
+            files.append((int(match.group(1)), match.group(2), name))
+    for _, target, name in sorted(files):
+        with open(os.path.join(out, name)) as f:
+            measured.add(list(csv.DictReader(f, delimiter="\t")), target)
+    return measured
+
+
+def confirm(found, again):
+    """The candidates whose new rounds still put them below 0.85."""
     confirmed = []
     for case, high, low, median, below, rounds in found:
         slower = again.slower(case, high, low)
@@ -254,6 +272,56 @@ def write_ratios(path, measured, targets, threads, flags):
                 "yes" if case in flagged else "no"))
 
 
+def weak_paths(measured, target):
+    """Issue 19's goals for the paths known to be weak, on the default target: API over the ordinary-store
+    roofline (NT roofline in brackets), over PyTorch, and the 1-element call's time."""
+    def median_of(case, key):
+        values = measured.gbps.get((case, target, key))
+        return statistics.median(values) if values else None
+
+    def check(title, cases, key, limit):
+        parts, short = [], []
+        for case in cases:
+            value = median_of(case, key)
+            if value is None:
+                continue
+            extra = " (NT %.2f×)" % median_of(case, "score_nt") if key == "score" and median_of(case, "score_nt") else ""
+            parts.append("%s %.2f×%s" % (case, value, extra))
+            if value < limit:
+                short.append(case)
+        if not parts:
+            return "- %s: not measured" % title
+        verdict = "met" if not short else "**short** (%d of %d)" % (len(short), len(parts))
+        return "- %s: %s. %s." % (title, verdict, "; ".join(parts))
+
+    present = set(measured.cases)
+    # The memory-bound sizes: at 1K a call's fixed cost (~50-100 ns) dominates, and the roofline is L1's.
+    sizes = ("1M", "16M")
+    lines = [check("f16/bf16 inputs transposed → contiguous ≥ 0.7× roofline",
+                   [c for c in ("f16/transposed/16M", "bf16/transposed/16M") if c in present], "score", 0.7),
+             check("16-bit step-2 (1M, 16M) ≥ 0.7× roofline",
+                   [c for d in ("f16", "bf16") for c in ("%s/step2/%s" % (d, n) for n in sizes) if c in present],
+                   "score", 0.7),
+             check("f32 step-2 (1M, 16M) ≥ 0.8× roofline",
+                   [c for c in ("f32/step2/%s" % n for n in sizes) if c in present], "score", 0.8),
+             check("inputs transposed → contiguous ≥ 3× PyTorch",
+                   [c for c in measured.cases if "/transposed/" in c], "vs_torch", 3.0)]
+    calls = []
+    for case in measured.cases:
+        if case.endswith("/contig/1"):
+            api = median_of(case, "api")
+            element_bytes = {"f32": 12, "f16": 6, "bf16": 6}.get(case.split("/")[0], 10)  # mixed: 2 + 4 + 4
+            if api:
+                calls.append((case, element_bytes / api))
+    if calls:
+        worst = max(ns for _, ns in calls)
+        lines.append("- 1-element call within 1.1× of 50–56 ns (≤ 62 ns): %s. %s." % (
+            "met" if worst <= 1.1 * 56 else "**short** (%.2f× 56 ns at worst)" % (worst / 56),
+            "; ".join("%s %.0f ns" % (c, ns) for c, ns in calls)))
+    return "\n".join(["Issue 19's goals for the weak paths, default target (%s), medians over rounds:" % target]
+                      + lines)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bench", required=True, help="the aclcpu_bench binary")
@@ -263,21 +331,33 @@ def main():
     parser.add_argument("--confirm-rounds", type=int, default=4)
     parser.add_argument("--min-time", type=float, default=0.05, help="seconds per measurement")
     parser.add_argument("--cases", default="[^/]+/[^/]+/[^/]+", help="regex on case names (default: all)")
+    parser.add_argument("--summarize-only", action="store_true",
+                        help="measure nothing: rewrite sweep.md and the TSVs from the processes' TSVs in --out")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    load_before = open("/proc/loadavg").read().split()[:3]
-
     targets = list_targets(args.bench)
-    log("targets on this CPU, best first: " + ", ".join(targets))
-    started = time.time()
-    measured = Measurements()
-    # PyTorch does not depend on ACLCPU_MAX_ISA: measured in the default (best) target's processes
-    # only (about 8 s a process), for the comparisons with it (transposed: "≥ 3× PyTorch").
-    run_rounds(args, targets, "(%s)" % args.cases, args.rounds, "sweep", measured, torch_target=targets[0])
-    found = candidates(measured, targets)
-    flags = confirm(args, targets, found, args.rounds)
-    seconds = time.time() - started
-    load_after = open("/proc/loadavg").read().split()[:3]
+    if args.summarize_only:
+        info = dict(line.rstrip("\n").split("\t", 1) for line in open(os.path.join(args.out, "sweep-info.txt")))
+        args.threads, seconds = int(info["threads"]), float(info["seconds"])
+        load_before, load_after = info.get("load_before", "?").split(), info.get("load_after", "?").split()
+        measured = load_rounds(args.out, "sweep")
+        args.rounds = max((len(v) for v in measured.gbps.values()), default=0)
+        found = candidates(measured, targets)
+        again = load_rounds(args.out, "confirm")
+        args.confirm_rounds = max((len(v) for v in again.gbps.values()), default=0)
+        flags = confirm(found, again)
+    else:
+        load_before = open("/proc/loadavg").read().split()[:3]
+        log("targets on this CPU, best first: " + ", ".join(targets))
+        started = time.time()
+        measured = Measurements()
+        # PyTorch does not depend on ACLCPU_MAX_ISA: measured in the default (best) target's processes
+        # only (about 8 s a process), for the comparisons with it (transposed: "≥ 3× PyTorch").
+        run_rounds(args, targets, "(%s)" % args.cases, args.rounds, "sweep", measured, torch_target=targets[0])
+        found = candidates(measured, targets)
+        flags = confirm(found, measure_again(args, targets, found))
+        seconds = time.time() - started
+        load_after = open("/proc/loadavg").read().split()[:3]
 
     write_tsv(os.path.join(args.out, "sweep.tsv"), measured, targets)
     write_ratios(os.path.join(args.out, "ratios.tsv"), measured, targets, args.threads, flags)
@@ -315,12 +395,14 @@ def main():
     if torch_lines:
         lines += ["", "PyTorch (same processes as %s, the default target): " % targets[0] + "; ".join(torch_lines)
                   + "."]
+    lines += ["", weak_paths(measured, targets[0])]
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "sweep.md"), "w") as f:
         f.write(text)
     with open(os.path.join(args.out, "sweep-info.txt"), "w") as f:
-        f.write("date\t%s\nthreads\t%d\ntargets\t%s\nseconds\t%.0f\n" % (
-            datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"), args.threads, ",".join(targets), seconds))
+        f.write("date\t%s\nthreads\t%d\ntargets\t%s\nseconds\t%.0f\nload_before\t%s\nload_after\t%s\n" % (
+            info["date"] if args.summarize_only else datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"),
+            args.threads, ",".join(targets), seconds, " ".join(load_before), " ".join(load_after)))
     print(text)
     return 1 if flags else 0
 
