@@ -19,6 +19,26 @@ VENDORS = {"GenuineIntel": "intel", "AuthenticAMD": "amd"}
 RATIOS_HEAD = ["case", "T", "target", "target / roofline", "worst target vs a lower one", "targets", "source"]
 
 
+# Microarchitecture by (vendor, family, model), for the file's title: the model name under a hypervisor
+# rarely says. Only what the project has met or is likely to; a hypervisor may report a synthetic model.
+MICROARCHITECTURES = {("AuthenticAMD", 25, m): "Zen 4" for m in list(range(0x10, 0x20)) + list(range(0x60, 0x80)) +
+                      list(range(0xA0, 0xB0))}
+MICROARCHITECTURES.update({("AuthenticAMD", 25, m): "Zen 3" for m in list(range(0x00, 0x10)) + list(range(0x20, 0x60))})
+MICROARCHITECTURES.update({("AuthenticAMD", 26, m): "Zen 5" for m in range(0x00, 0x80)})
+MICROARCHITECTURES.update({("GenuineIntel", 6, 85): "Skylake-SP / Cascade Lake / Cooper Lake",
+                           ("GenuineIntel", 6, 106): "Ice Lake-SP", ("GenuineIntel", 6, 108): "Ice Lake-D",
+                           ("GenuineIntel", 6, 143): "Sapphire Rapids", ("GenuineIntel", 6, 207): "Emerald Rapids",
+                           ("GenuineIntel", 6, 173): "Granite Rapids"})
+
+
+def microarchitecture(cpu):
+    try:
+        key = (cpu.get("Vendor ID"), int(cpu.get("CPU family", "-1")), int(cpu.get("Model", "-1")))
+    except ValueError:
+        return None
+    return MICROARCHITECTURES.get(key)
+
+
 def run(command):
     return subprocess.run(command, shell=True, capture_output=True, text=True, check=False).stdout.strip()
 
@@ -54,8 +74,9 @@ def head(cpu, targets):
     absent = [f for f in FLAGS_THAT_MATTER if f not in flags and not f.startswith(("asimd", "fphp", "sve"))]
     gds = run("cat /sys/devices/system/cpu/vulnerabilities/gather_data_sampling") or "not reported"
     return "\n".join([
-        "# %s, family %s, model %s, stepping %s" % (cpu.get("Model name", "?"), cpu.get("CPU family", "?"),
-                                                    cpu.get("Model", "?"), cpu.get("Stepping", "?")),
+        "# %s%s, family %s, model %s, stepping %s" % (
+            cpu.get("Model name", "?"), " (%s by family and model)" % microarchitecture(cpu) if microarchitecture(cpu)
+            else "", cpu.get("CPU family", "?"), cpu.get("Model", "?"), cpu.get("Stepping", "?")),
         "",
         "Written by `bench/cpu_record.py` (`bench/run_bench.sh --isa-sweep`) from the machine itself.",
         "",
