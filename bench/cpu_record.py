@@ -125,9 +125,14 @@ def main():
     parser.add_argument("--sweep", required=True, help="isa_sweep.py's --out directory")
     parser.add_argument("--repo", required=True)
     parser.add_argument("--results", required=True, help="bench/results")
+    parser.add_argument("--record-disturbed", action="store_true",
+                        help="record a sweep isa_sweep.py found disturbed by the machine's other load")
     args = parser.parse_args()
 
     info = dict(line.rstrip("\n").split("\t", 1) for line in open(os.path.join(args.sweep, "sweep-info.txt")))
+    if info.get("disturbed") and not args.record_disturbed:
+        print("cpu record: not recording a disturbed sweep (%s); see %s/sweep.md" % (info["disturbed"], args.sweep))
+        return
     threads = info["threads"]
     commit = run("git -C '%s' rev-parse --short HEAD" % args.repo)
     if run("git -C '%s' status --porcelain -- src include" % args.repo):

@@ -272,6 +272,23 @@ def write_ratios(path, measured, targets, threads, flags):
                 "yes" if case in flagged else "no"))
 
 
+def disturbance(measured, targets):
+    """Why the run cannot be trusted, or "": the roofline at 1M elements (in cache) must beat the one at 16M
+    (DRAM). When it does not, the machine's other load broke the fork-joins (on 2 CPUs, a thread waiting
+    for a descheduled sibling) and every ratio is the scheduler's."""
+    reasons = []
+    for case in measured.cases:
+        dtypes, layout, size = case.split("/")
+        if layout != "contig" or size != "1M" or "%s/contig/16M" % dtypes not in measured.cases:
+            continue
+        in_cache = [v for t in targets for v in measured.gbps.get((case, t, "roof"), [])]
+        dram = [v for t in targets for v in measured.gbps.get(("%s/contig/16M" % dtypes, t, "roof"), [])]
+        if in_cache and dram and statistics.median(in_cache) < statistics.median(dram):
+            reasons.append("%s roofline %.2f GB/s at 1M, below its %.2f at 16M" % (
+                dtypes, statistics.median(in_cache), statistics.median(dram)))
+    return "; ".join(reasons)
+
+
 def weak_paths(measured, target):
     """Issue 19's goals for the paths known to be weak, on the default target: API over the ordinary-store
     roofline (NT roofline in brackets), over PyTorch, and the 1-element call's time."""
@@ -396,6 +413,10 @@ def main():
         lines += ["", "PyTorch (same processes as %s, the default target): " % targets[0] + "; ".join(torch_lines)
                   + "."]
     lines += ["", weak_paths(measured, targets[0])]
+    disturbed = disturbance(measured, targets)
+    if disturbed:
+        lines = ["**Disturbed: not to be trusted** (%s: the machine's other load broke the fork-joins; rerun on "
+                 "an idle machine)." % disturbed, ""] + lines
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "sweep.md"), "w") as f:
         f.write(text)
@@ -403,6 +424,7 @@ def main():
         f.write("date\t%s\nthreads\t%d\ntargets\t%s\nseconds\t%.0f\nload_before\t%s\nload_after\t%s\n" % (
             info["date"] if args.summarize_only else datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"),
             args.threads, ",".join(targets), seconds, " ".join(load_before), " ".join(load_after)))
+        f.write("disturbed\t%s\n" % disturbed)
     print(text)
     return 1 if flags else 0
 
