@@ -13,6 +13,10 @@ import glob
 import platform
 import re
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cpu_record  # noqa: E402  (this CPU's bench/results file name)
 
 IMPLS = ["aclcpu_api", "aclcpu_kernel", "roofline", "roofline_nt", "conversion_ceiling", "torch", "onednn"]
 PEER_NAMES = {"aclcpu_kernel": "kernel alone", "roofline": "roofline", "roofline_nt": "roofline NT",
@@ -325,7 +329,7 @@ def machine(results, repo):
     return "\n".join([
         "- Date: %s" % datetime.datetime.fromtimestamp(os.path.getmtime(os.path.join(results, "seconds.txt")))
         .strftime("%Y-%m-%d %H:%M").strip(),
-        "- CPU (lscpu): %s" % cpu,
+        "- CPU (lscpu): %s; its record: `bench/results/%s.md`" % (cpu, cpu_record.cpu_key(cpu_record.lscpu())),
         "- Memory: %s GiB; transparent huge pages: `%s`; kernel %s; %s" % (memory, thp, platform.release(),
                                                                            compiler),
         "- aclcpu: commit %s%s" % (commit, " plus uncommitted changes in src/ or include/" if dirty else ""),
