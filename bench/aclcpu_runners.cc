@@ -21,19 +21,17 @@ aclTensor* CreateTensor(const std::vector<int64_t>& shape, const std::vector<int
   return tensor;
 }
 
-std::vector<int64_t> DenseStrides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * shape[i];
-  return strides;
+aclTensor* CreateTensor(const Case& c, Operand operand, aclDataType dtype, void* device) {
+  const TensorView view = ViewOf(c, operand);
+  return CreateTensor(view.shape, view.strides, view.storage_elements, dtype, device);
 }
 
 class AclcpuApiRunner : public Runner {
  public:
   AclcpuApiRunner(const Case& c, const CaseBuffers& buffers) {
-    const InputView view = InputViewOf(c);
-    grad_ = CreateTensor(view.shape, view.strides, view.storage_elements, c.dtypes.grad, buffers.grad);
-    self_ = CreateTensor(view.shape, view.strides, view.storage_elements, c.dtypes.self, buffers.self);
-    out_ = CreateTensor(view.shape, DenseStrides(view.shape), c.n, c.dtypes.out, buffers.out);
+    grad_ = CreateTensor(c, Operand::kGrad, c.dtypes.grad, buffers.grad);
+    self_ = CreateTensor(c, Operand::kSelf, c.dtypes.self, buffers.self);
+    out_ = CreateTensor(c, Operand::kOut, c.dtypes.out, buffers.out);
   }
   ~AclcpuApiRunner() override {
     aclDestroyTensor(grad_);
@@ -91,8 +89,8 @@ std::unique_ptr<Runner> MakeAclcpuApiRunner(const Case& c, const CaseBuffers& bu
 
 std::unique_ptr<Runner> MakeAclcpuKernelRunner(const Case& c, const CaseBuffers& buffers, int /*threads*/,
                                                std::string* why_not) {
-  if (c.layout == Layout::kTransposed) {
-    *why_not = "kernel alone runs one strided run; the transposed view needs the executor";
+  if (c.layout != Layout::kContiguous && c.layout != Layout::kStep2) {
+    *why_not = "kernel alone runs one strided run; 2-D views need the executor";
     return nullptr;
   }
   const aclcpu::HardsigmoidBackwardRunFn kernel =

@@ -96,7 +96,7 @@ struct OwnedBuffers {
 };
 
 // The flat storage index of view element number `k` (row-major over the view shape).
-int64_t StorageIndex(const InputView& view, int64_t k) {
+int64_t StorageIndex(const TensorView& view, int64_t k) {
   int64_t index = 0;
   for (size_t d = view.shape.size(); d-- > 0;) {
     index += (k % view.shape[d]) * view.strides[d];
@@ -115,12 +115,24 @@ const char* LayoutName(Layout layout) {
       return "transposed";
     case Layout::kStep2:
       return "step2";
+    case Layout::kAllTransposed:
+      return "alltransposed";
+    case Layout::kBroadcast:
+      return "broadcast";
   }
   return "?";
 }
 
 int64_t Case::UsefulBytes() const {
-  return (aclDataTypeSize(dtypes.grad) + aclDataTypeSize(dtypes.self) + aclDataTypeSize(dtypes.out)) * n;
+  const int64_t grad_elements = layout == Layout::kBroadcast ? BroadcastSide(n) : n;
+  return aclDataTypeSize(dtypes.grad) * grad_elements + (aclDataTypeSize(dtypes.self) + aclDataTypeSize(dtypes.out)) * n;
+}
+
+int64_t BroadcastSide(int64_t n) {
+  int64_t side = 1;
+  while (side * side < n) side *= 2;
+  if (side * side != n) throw std::invalid_argument("benchmark: a broadcast case needs a power-of-4 size");
+  return side;
 }
 
 std::string SizeName(int64_t n) {
@@ -131,49 +143,60 @@ std::string SizeName(int64_t n) {
 
 std::string Case::Name() const { return std::string(dtypes.name) + "/" + LayoutName(layout) + "/" + SizeName(n); }
 
-InputView InputViewOf(const Case& c) {
+TensorView ViewOf(const Case& c, Operand operand) {
+  const bool input = operand != Operand::kOut;
   switch (c.layout) {
     case Layout::kContiguous:
       return {{c.n}, {1}, c.n};
     case Layout::kTransposed:
+      if (input) return {{kTransposeSide, kTransposeSide}, {1, kTransposeSide}, kTransposeSide * kTransposeSide};
+      return {{kTransposeSide, kTransposeSide}, {kTransposeSide, 1}, kTransposeSide * kTransposeSide};
+    case Layout::kAllTransposed:
       return {{kTransposeSide, kTransposeSide}, {1, kTransposeSide}, kTransposeSide * kTransposeSide};
     case Layout::kStep2:
-      return {{c.n}, {2}, 2 * c.n};
+      if (input) return {{c.n}, {2}, 2 * c.n};
+      return {{c.n}, {1}, c.n};
+    case Layout::kBroadcast: {
+      const int64_t side = BroadcastSide(c.n);
+      if (operand == Operand::kGrad) return {{side, side}, {0, 1}, side};
+      return {{side, side}, {side, 1}, c.n};
+    }
   }
   throw std::invalid_argument("benchmark: unknown layout");
 }
-
-std::vector<int64_t> OutShapeOf(const Case& c) { return InputViewOf(c).shape; }
 
 const CaseBuffers& BuffersFor(const Case& c) {
   static std::unique_ptr<OwnedBuffers> current;
   const std::string key = c.Name();
   if (current != nullptr && current->key == key) return current->buffers;
   current.reset();  // free the previous case before allocating the next
-  const InputView view = InputViewOf(c);
+  const int64_t grad_elements = ViewOf(c, Operand::kGrad).storage_elements;
+  const int64_t self_elements = ViewOf(c, Operand::kSelf).storage_elements;
+  const int64_t out_elements = ViewOf(c, Operand::kOut).storage_elements;
   auto owned = std::make_unique<OwnedBuffers>();
   owned->key = key;
-  owned->buffers.grad = DeviceAlloc(view.storage_elements * aclDataTypeSize(c.dtypes.grad));
-  owned->buffers.self = DeviceAlloc(view.storage_elements * aclDataTypeSize(c.dtypes.self));
-  owned->buffers.out = DeviceAlloc(c.n * aclDataTypeSize(c.dtypes.out));
-  FillRandom(owned->buffers.grad, view.storage_elements, c.dtypes.grad, -1.0f, 1.0f, 0x9e3779b97f4a7c15ull);
-  FillRandom(owned->buffers.self, view.storage_elements, c.dtypes.self, -4.5f, 4.5f, 0xd1b54a32d192ed03ull);
+  owned->buffers.grad = DeviceAlloc(grad_elements * aclDataTypeSize(c.dtypes.grad));
+  owned->buffers.self = DeviceAlloc(self_elements * aclDataTypeSize(c.dtypes.self));
+  owned->buffers.out = DeviceAlloc(out_elements * aclDataTypeSize(c.dtypes.out));
+  FillRandom(owned->buffers.grad, grad_elements, c.dtypes.grad, -1.0f, 1.0f, 0x9e3779b97f4a7c15ull);
+  FillRandom(owned->buffers.self, self_elements, c.dtypes.self, -4.5f, 4.5f, 0xd1b54a32d192ed03ull);
   // Touch every output page now, so no implementation pays the first-touch faults.
-  std::memset(owned->buffers.out, 0, c.n * aclDataTypeSize(c.dtypes.out));
+  std::memset(owned->buffers.out, 0, out_elements * aclDataTypeSize(c.dtypes.out));
   current = std::move(owned);
   return current->buffers;
 }
 
 std::string CheckOutput(const Case& c, const CaseBuffers& buffers) {
-  const InputView view = InputViewOf(c);
+  const TensorView grad_view = ViewOf(c, Operand::kGrad);
+  const TensorView self_view = ViewOf(c, Operand::kSelf);
+  const TensorView out_view = ViewOf(c, Operand::kOut);
   constexpr int64_t kSamples = 257;
   for (int64_t s = 0; s < kSamples; ++s) {
     const int64_t k = c.n == 1 ? 0 : s * (c.n - 1) / (kSamples - 1);
-    const int64_t in = StorageIndex(view, k);
-    const float grad = ElementAsFloat(buffers.grad, in, c.dtypes.grad);
-    const float self = ElementAsFloat(buffers.self, in, c.dtypes.self);
+    const float grad = ElementAsFloat(buffers.grad, StorageIndex(grad_view, k), c.dtypes.grad);
+    const float self = ElementAsFloat(buffers.self, StorageIndex(self_view, k), c.dtypes.self);
     const float expected = (self > -3.0f && self < 3.0f) ? grad * (1.0f / 6.0f) : 0.0f;
-    const float got = ElementAsFloat(buffers.out, k, c.dtypes.out);
+    const float got = ElementAsFloat(buffers.out, StorageIndex(out_view, k), c.dtypes.out);
     if (!(std::fabs(got - expected) <= std::fabs(expected) * (1.0f / 128.0f) + 1e-30f)) {
       char message[160];
       std::snprintf(message, sizeof(message), "wrong result at element %lld: got %g, expected %g",

@@ -20,9 +20,12 @@ struct DtypeCase {
 };
 
 enum class Layout {
-  kContiguous,  // all three tensors dense, 1-D
-  kTransposed,  // both inputs are the transpose of a dense 4096x4096 buffer; out dense
-  kStep2,       // both inputs are [::2] views of 2N-element buffers; out dense
+  kContiguous,     // all three tensors dense, 1-D
+  kTransposed,     // both inputs are the transpose of a dense 4096x4096 buffer; out dense
+  kStep2,          // both inputs are [::2] views of 2N-element buffers; out dense
+  kAllTransposed,  // inputs and out are all the transpose of dense 4096x4096 buffers
+  kBroadcast,      // gradOutput one dense row expanded (stride 0) over the rows of a square;
+                   // self and out dense
 };
 
 // Side of the square matrix in the transposed layout (n is then its square).
@@ -36,22 +39,28 @@ struct Case {
   int64_t n;  // elements of out
 
   // Bytes the operator must move at minimum: both inputs read and out written
-  // once, (in1 + in2 + out element sizes) x n, whatever the layout.
+  // once, (in1 + in2 + out element sizes) x n, whatever the layout; except that
+  // a broadcast gradOutput is one row, read once.
   int64_t UsefulBytes() const;
   // "f32/contig/1M": identifies the case in benchmark names and tables.
   std::string Name() const;
 };
 
-// A view of an input: shape and strides in elements over `storage_elements`.
-struct InputView {
+// The three tensors of a case.
+enum class Operand { kGrad, kSelf, kOut };
+
+// A view of one tensor: shape and strides in elements over `storage_elements`.
+struct TensorView {
   std::vector<int64_t> shape;
   std::vector<int64_t> strides;
   int64_t storage_elements;
 };
 
-InputView InputViewOf(const Case& c);
-// Out is always dense with the inputs' view shape.
-std::vector<int64_t> OutShapeOf(const Case& c);
+TensorView ViewOf(const Case& c, Operand operand);
+
+// Side of the square a broadcast case of n elements is laid out in (n is a
+// power of 4: 1K -> 32 x 32, 1M -> 1024 x 1024, 16M -> 4096 x 4096).
+int64_t BroadcastSide(int64_t n);
 
 // Device memory (aclrtMalloc, huge-page backed) holding one case's inputs,
 // filled with random data (self in [-4.5, 4.5], so about 2/3 of the elements

@@ -9,6 +9,10 @@
 // Extra flags (everything else goes to Google Benchmark):
 //   --summary_md=PATH    also write the comparison table there
 //   --summary_tsv=PATH   write every (case, implementation) median there
+//   --cases=isa_sweep    the portability sweep's cases instead of the full set
+//                        (bench/isa_sweep.py runs them once per SIMD target)
+//   --list_targets       print the SIMD targets aclcpu has on this CPU, best
+//                        first, one name a line (ACLCPU_MAX_ISA spellings), and exit
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -23,6 +27,7 @@
 #include "bench/bench_case.h"
 #include "bench/runner.h"
 #include "bench/summary.h"
+#include "simd/targets.h"
 
 namespace aclcpu_bench {
 namespace {
@@ -65,8 +70,8 @@ RunnerFactory FactoryOf(Impl impl) {
 bool Supports(const Case& c, Impl impl, std::string* why_not) {
   switch (impl) {
     case Impl::kAclcpuKernel:
-      if (c.layout == Layout::kTransposed) {
-        *why_not = "kernel alone runs one strided run; the transposed view needs the executor";
+      if (c.layout != Layout::kContiguous && c.layout != Layout::kStep2) {
+        *why_not = "kernel alone runs one strided run; 2-D views need the executor";
         return false;
       }
       return true;
@@ -150,6 +155,31 @@ void RegisterAll(int threads, Summary* summary) {
   }
 }
 
+// The portability sweep (bench/isa_sweep.py): every layout at the sizes the
+// issue names, each size's contiguous case first so its roofline is measured
+// before the strided cases that are compared with it. 1 element is there for
+// the fixed cost of a call; 4096 x 4096 is the 16M of the 2-D layouts.
+void RegisterIsaSweep(int threads, Summary* summary) {
+  const int64_t kSizes[] = {1, kK, kM, 16 * kM};
+  for (const DtypeCase& dtypes : kDtypeCases) {
+    for (int64_t n : kSizes) {
+      Register({dtypes, Layout::kContiguous, n}, threads, summary);
+      if (n == 1) continue;
+      Register({dtypes, Layout::kStep2, n}, threads, summary);
+      Register({dtypes, Layout::kBroadcast, n}, threads, summary);
+      if (n == kTransposeSide * kTransposeSide) {
+        Register({dtypes, Layout::kTransposed, n}, threads, summary);
+        Register({dtypes, Layout::kAllTransposed, n}, threads, summary);
+      }
+    }
+  }
+}
+
+int ListTargets() {
+  for (int64_t target : aclcpu::AvailableTargets()) std::printf("%s\n", aclcpu::TargetName(target));
+  return 0;
+}
+
 // ACLCPU_NUM_THREADS as aclcpu reads it; unset means every core, as in aclcpu.
 int ThreadsFromEnvironment() {
   const char* value = std::getenv("ACLCPU_NUM_THREADS");
@@ -171,7 +201,7 @@ void WriteFile(const std::string& path, const std::string& text) {
 }
 
 int Main(int argc, char** argv) {
-  std::string summary_md, summary_tsv;
+  std::string summary_md, summary_tsv, case_set = "full";
   // Defaults first, so the command line overrides them (the last flag wins).
   // Repetitions of all cases and implementations run in a random interleaved
   // order: this VM's speed drifts over minutes, and consecutive repetitions of
@@ -181,9 +211,15 @@ int Main(int argc, char** argv) {
                              const_cast<char*>("--benchmark_enable_random_interleaving=true"),
                              const_cast<char*>("--benchmark_report_aggregates_only=true")};
   for (int i = 1; i < argc; ++i) {
-    if (!TakeFlag(argv[i], "--summary_md", &summary_md) && !TakeFlag(argv[i], "--summary_tsv", &summary_tsv)) {
+    if (std::strcmp(argv[i], "--list_targets") == 0) return ListTargets();
+    if (!TakeFlag(argv[i], "--summary_md", &summary_md) && !TakeFlag(argv[i], "--summary_tsv", &summary_tsv) &&
+        !TakeFlag(argv[i], "--cases", &case_set)) {
       args.push_back(argv[i]);
     }
+  }
+  if (case_set != "full" && case_set != "isa_sweep") {
+    std::fprintf(stderr, "benchmark: --cases must be full or isa_sweep, not %s\n", case_set.c_str());
+    return 1;
   }
   int args_count = static_cast<int>(args.size());
   benchmark::Initialize(&args_count, args.data());
@@ -195,7 +231,11 @@ int Main(int argc, char** argv) {
   std::fflush(stdout);
 
   Summary summary;
-  RegisterAll(threads, &summary);
+  if (case_set == "isa_sweep") {
+    RegisterIsaSweep(threads, &summary);
+  } else {
+    RegisterAll(threads, &summary);
+  }
   CollectingReporter reporter(&summary);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

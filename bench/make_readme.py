@@ -1,13 +1,22 @@
 #!/usr/bin/env python3
 """Turns the benchmark's per-thread-count TSVs into bench/README.md: method,
-machine, the table of medians and ratios, and each target met or not met.
-Called by run_bench.sh; reports only what was measured."""
+machine, the table of medians and ratios, each target met or not met, and the
+worst ratios across every CPU recorded in bench/results/ (one file per CPU
+model; bench/cpu_record.py). Called by run_bench.sh; reports only what was
+measured. With --cpus-only it only rewrites the across-CPUs section of an
+existing README (after an ISA sweep, which does not rerun the full benchmark)."""
 import argparse
 import csv
 import datetime
 import os
+import glob
 import platform
+import re
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cpu_record  # noqa: E402  (this CPU's bench/results file name)
 
 IMPLS = ["aclcpu_api", "aclcpu_kernel", "roofline", "roofline_nt", "conversion_ceiling", "torch", "onednn"]
 PEER_NAMES = {"aclcpu_kernel": "kernel alone", "roofline": "roofline", "roofline_nt": "roofline NT",
@@ -320,7 +329,7 @@ def machine(results, repo):
     return "\n".join([
         "- Date: %s" % datetime.datetime.fromtimestamp(os.path.getmtime(os.path.join(results, "seconds.txt")))
         .strftime("%Y-%m-%d %H:%M").strip(),
-        "- CPU (lscpu): %s" % cpu,
+        "- CPU (lscpu): %s; its record: `bench/results/%s.md`" % (cpu, cpu_record.cpu_key(cpu_record.lscpu())),
         "- Memory: %s GiB; transparent huge pages: `%s`; kernel %s; %s" % (memory, thp, platform.release(),
                                                                            compiler),
         "- aclcpu: commit %s%s" % (commit, " plus uncommitted changes in src/ or include/" if dirty else ""),
@@ -344,13 +353,114 @@ def targets_preface(results):
     return ""
 
 
+CPUS_BEGIN, CPUS_END = "<!-- across-cpus: written by make_readme.py -->", "<!-- /across-cpus -->"
+
+
+def cpu_records(results_dir):
+    """[(file name, CPU title, Ratios rows as dicts)] of every bench/results/*.md."""
+    records = []
+    for path in sorted(glob.glob(os.path.join(results_dir, "*.md"))):
+        text = open(path).read()
+        title = text.splitlines()[0].lstrip("# ").strip() if text else os.path.basename(path)
+        rows, in_ratios, head = [], False, None
+        for line in text.splitlines():
+            if line.startswith("## "):
+                in_ratios = line[3:].startswith("Ratios")
+            elif in_ratios and line.startswith("|") and not line.startswith("|---"):
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if head is None:
+                    head = cells
+                else:
+                    rows.append(dict(zip(head, cells)))
+        records.append((os.path.basename(path), title, rows))
+    return records
+
+
+def number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def across_cpus(results_dir):
+    """Per case, the worst target / roofline and the worst ratio of a SIMD target to a lower one over every
+    recorded CPU, each with the CPU, threads, targets and source it comes from."""
+    records = cpu_records(results_dir)
+    if not records:
+        return CPUS_BEGIN + "\n(no CPU recorded in bench/results/)\n" + CPUS_END
+    worst = {}  # case -> {"roof": (value, text), "lower": (value, text), "cpus": set}
+    order = []
+    for name, title, rows in records:
+        short = re.sub(r"\.md$", "", name)
+        for row in rows:
+            case = row.get("case")
+            if not case:
+                continue
+            if case not in worst:
+                worst[case] = {"cpus": set()}
+                order.append(case)
+            entry = worst[case]
+            entry["cpus"].add(short)
+            where = "%s, %sT, %%s, %s" % (short, row.get("T", "?"), row.get("source", "?"))
+            roof = number(row.get("target / roofline"))
+            if roof is not None and ("roof" not in entry or roof < entry["roof"][0]):
+                entry["roof"] = (roof, where % row.get("target", "?"))
+            lower = number(row.get("worst target vs a lower one"))
+            if lower is not None and ("lower" not in entry or lower < entry["lower"][0]):
+                entry["lower"] = (lower, where % row.get("targets", "?"))
+    lines = [CPUS_BEGIN, "",
+             "Results and Targets above come from one machine (see Machine). Each CPU model the project has "
+             "been measured on has its file in `bench/results/` (vendor, family, model, stepping; the ISA flags "
+             "that matter, gather_data_sampling, hypervisor; its ISA sweep and any figures measured by hand); "
+             "`bench/run_bench.sh --isa-sweep` adds or refreshes the file of the CPU it runs on.", "",
+             "Worst ratios over every CPU recorded in `bench/results/` (%s). A target slower than a lower one "
+             "by more than 15 %% (below 0.85) is what `bench/run_bench.sh --isa-sweep` flags. Sources: "
+             "**Bold**: below 0.85 and confirmed (flagged by the sweep, or measured by hand); a sweep median below "
+             "0.85 that its extra rounds did not confirm stays plain. \"sweep\" = that script on that CPU; \"bench run\" = the full benchmark; \"by hand\" = measured "
+             "outside the bench (see the CPU's file for how and when)." % ", ".join(
+                 "`%s`: %s" % (n, t) for n, t, _ in records), "",
+             "| case | worst target / roofline (CPU, threads, target, source) | worst target vs a lower one (CPU, "
+             "threads, targets, source) | CPUs |", "|---|---|---|---|"]
+    for case in order:
+        entry = worst[case]
+        roof = "%.2f (%s)" % entry["roof"] if "roof" in entry else "–"
+        lower = "%.2f (%s)" % entry["lower"] if "lower" in entry else "–"
+        # Bold: below 0.85 and confirmed, i.e. flagged by the sweep's extra rounds or measured by hand
+        # (sweep medians the extra rounds did not confirm stay plain: on a shared VM they are noise).
+        if "lower" in entry and entry["lower"][0] < 0.85 and (
+                "flagged" in entry["lower"][1] or "sweep" not in entry["lower"][1]):
+            lower = "**" + lower + "**"
+        lines.append("| %s | %s | %s | %d |" % (case, roof, lower, len(entry["cpus"])))
+    return "\n".join(lines + ["", CPUS_END])
+
+
+def replace_cpus_section(readme, results_dir):
+    text = open(readme).read()
+    section = across_cpus(results_dir)
+    if CPUS_BEGIN in text and CPUS_END in text:
+        start, end = text.index(CPUS_BEGIN), text.index(CPUS_END) + len(CPUS_END)
+        text = text[:start] + section + text[end:]
+    else:
+        text = text.rstrip("\n") + "\n\n## Across CPUs\n\n" + section + "\n"
+    with open(readme, "w") as f:
+        f.write(text)
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--results", required=True)
-    parser.add_argument("--repo", required=True)
+    parser.add_argument("--results", help="the run's results directory (run_bench.sh's bench-results)")
+    parser.add_argument("--repo")
     parser.add_argument("--out", required=True)
+    parser.add_argument("--results-dir", help="bench/results (default: <repo>/bench/results)")
+    parser.add_argument("--cpus-only", action="store_true",
+                        help="only rewrite the across-CPUs section of the existing --out")
     parser.add_argument("flags", nargs="*")
     args = parser.parse_args()
+    results_dir = args.results_dir or os.path.join(args.repo or ".", "bench", "results")
+    if args.cpus_only:
+        replace_cpus_section(args.out, results_dir)
+        return
     cells, cases, threads, headers = load(args.results)
 
     implementations = []
@@ -366,8 +476,12 @@ thread count and writes this file (about 8 minutes on 2 cores). Everything below
 
 ```sh
 bench/run_bench.sh                                   # the full run, rewrites bench/README.md
+bench/run_bench.sh --isa-sweep                       # every SIMD target of this CPU (below, Across CPUs)
 ACLCPU_NUM_THREADS=2 build-bench/bench/aclcpu_bench --benchmark_filter='f32/contig/1M'   # by hand
 ```
+
+Every number in Results and Targets was measured on the one CPU named under Machine; the other CPUs
+measured so far, and the worst ratios over all of them, are under Across CPUs.
 
 The binary prints Google Benchmark's lines and then the table below for its thread count; the peers
 (libtorch, oneDNN) are optional at build time and reported as absent when missing.
@@ -417,6 +531,16 @@ Cases: dtypes f32, f16, bf16 and mixed (f16 grad, f32 self → f32 out); contigu
 step-2 (`[::2]` views of 2N-element inputs, dense out) at 64K, 1M, 16M only (left out: 1, 1K, 64M, to
 keep the run short).
 
+The ISA sweep (`bench/run_bench.sh --isa-sweep`, `bench/isa_sweep.py`; about 15 minutes) measures only
+the API and the rooflines, under each SIMD target in turn: one process per target (aclcpu reads
+`ACLCPU_MAX_ISA` once per process), the targets interleaved over 5 rounds, 1 thread unless `--threads=2`,
+targets compared on the median over rounds of both GB/s and API / roofline of the same process, and a
+target more than 15 % slower than a lower one (scalar aside) flagged only when 4 more rounds of that
+case confirm it (the script then exits 1). Its cases: contiguous, step-2, broadcast (gradOutput one row
+expanded over a square, stride 0; its useful bytes count that row once), inputs transposed → dense out
+and all three transposed, for f32, f16, bf16 and mixed, at 1K, 1M and 16M (4096²) elements, and the
+1-element call. Its tables go to `bench/results/<cpu>.md`, and their worst ratios to Across CPUs below.
+
 Implementations as this run reported them:
 {chr(10).join(implementations)}
 
@@ -440,6 +564,10 @@ Not measured:
 threads, below half its own 1-thread speed (a fork-join that waited for a descheduled thread).
 
 {Targets(cells, cases, threads).evaluate()}
+
+## Across CPUs
+
+{across_cpus(results_dir)}
 """
     with open(args.out, "w") as f:
         f.write(text)

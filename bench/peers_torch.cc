@@ -25,13 +25,17 @@ c10::ScalarType ScalarTypeOf(aclDataType dtype) {
   }
 }
 
+at::Tensor Wrap(const Case& c, Operand operand, aclDataType dtype, void* data) {
+  const TensorView view = ViewOf(c, operand);
+  return at::from_blob(data, view.shape, view.strides, at::TensorOptions(ScalarTypeOf(dtype)));
+}
+
 class TorchRunner : public Runner {
  public:
   TorchRunner(const Case& c, const CaseBuffers& buffers) {
-    const InputView view = InputViewOf(c);
-    grad_ = at::from_blob(buffers.grad, view.shape, view.strides, at::TensorOptions(ScalarTypeOf(c.dtypes.grad)));
-    self_ = at::from_blob(buffers.self, view.shape, view.strides, at::TensorOptions(ScalarTypeOf(c.dtypes.self)));
-    out_ = at::from_blob(buffers.out, view.shape, at::TensorOptions(ScalarTypeOf(c.dtypes.out)));
+    grad_ = Wrap(c, Operand::kGrad, c.dtypes.grad, buffers.grad);
+    self_ = Wrap(c, Operand::kSelf, c.dtypes.self, buffers.self);
+    out_ = Wrap(c, Operand::kOut, c.dtypes.out, buffers.out);
   }
   void Run() override { at::hardsigmoid_backward_out(out_, grad_, self_); }
 

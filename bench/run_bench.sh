@@ -6,6 +6,12 @@
 #
 # Usage: bench/run_bench.sh [google-benchmark flags...]
 #   e.g. bench/run_bench.sh --benchmark_filter='f32/contig' --benchmark_repetitions=3
+#        bench/run_bench.sh --isa-sweep [isa_sweep.py flags...]
+#   --isa-sweep: the portability sweep instead (bench/isa_sweep.py: every case under
+#   every SIMD target of this CPU, interleaved rounds, 1 thread unless
+#   --threads=2; about 15 minutes on 2 cores), recorded as
+#   bench/results/<cpu>.md (bench/cpu_record.py) and summarised in bench/README.md;
+#   exits 1 when a target is confirmed more than 15 % slower than a lower one.
 # Environment: ACLCPU_BENCH_BUILD_DIR (default <repo>/build-bench),
 #              ACLCPU_BENCH_THREADS (default "1 2"),
 #              ACLCPU_BENCH_README (default <repo>/bench/README.md),
@@ -45,6 +51,19 @@ wait_for_idle() {
     sleep 10
   done
 }
+
+if [ "${1:-}" = "--isa-sweep" ]; then
+  shift
+  sweep="$build/isa-sweep"
+  rm -rf "$sweep"
+  wait_for_idle
+  status=0
+  python3 "$root/bench/isa_sweep.py" --bench "$build/bench/aclcpu_bench" --out "$sweep" "$@" || status=$?
+  (( status <= 1 )) || exit "$status"  # 1 = something flagged; anything else is a failure of the sweep
+  python3 "$root/bench/cpu_record.py" --sweep "$sweep" --repo "$root" --results "$root/bench/results"
+  python3 "$root/bench/make_readme.py" --cpus-only --results-dir "$root/bench/results" --out "$readme"
+  exit "$status"
+fi
 
 mkdir -p "$results"
 rm -f "$results"/*

@@ -93,7 +93,8 @@ double Summary::Gbps(const Case& c, Impl impl) const {
   }
   const Cell* cell = Find(measured_case, impl);
   if (cell == nullptr || !cell->measured || cell->median_ns <= 0) return -1;
-  return static_cast<double>(c.UsefulBytes()) / cell->median_ns;  // bytes per ns = GB/s
+  // The roofline's own bytes (a broadcast case moves fewer than its roofline).
+  return static_cast<double>(measured_case.UsefulBytes()) / cell->median_ns;  // bytes per ns = GB/s
 }
 
 std::string Summary::Table(int threads) const {
