@@ -50,6 +50,7 @@ using aclcpu::HWY_NAMESPACE::TransposeBlock;
 using aclcpu::HWY_NAMESPACE::ElementsBeforeAlignment;
 using aclcpu::HWY_NAMESPACE::ForEachFullVector;
 using aclcpu::HWY_NAMESPACE::ForEachStridedBlock;
+using aclcpu::HWY_NAMESPACE::StreamThroughBlocks;
 using aclcpu::HWY_NAMESPACE::StridedInput;
 using aclcpu::HWY_NAMESPACE::VectorIo;
 
@@ -439,29 +440,12 @@ void StreamingThroughBlockRun(const void* grad, int64_t grad_stride, const void*
     kKernel(grad, grad_stride, self, self_stride, out, out_stride, count);
     return;
   }
-  constexpr int64_t kBlockBytes = 4096;  // a multiple of every target's vector size
-  constexpr int64_t kOutBytes = sizeof(typename Out::Storage);
-  constexpr int64_t kBlock = kBlockBytes / kOutBytes;
-  constexpr int64_t kGradBytes = sizeof(typename Grad::Storage);
-  constexpr int64_t kSelfBytes = sizeof(typename Self::Storage);
-  HWY_ALIGN uint8_t block[kBlockBytes];
-  const hn::ScalableTag<uint8_t> d8;
-  const int64_t vector_bytes = static_cast<int64_t>(hn::Lanes(d8));
-  const auto* g = static_cast<const uint8_t*>(grad);
-  const auto* s = static_cast<const uint8_t*>(self);
-  auto* o = static_cast<uint8_t*>(out);
-  const int64_t head = ElementsBeforeAlignment(o, kOutBytes, vector_bytes, count);
-  kKernel(g, 1, s, 1, o, 1, head);
-  int64_t i = head;
-  for (; i + kBlock <= count; i += kBlock) {
-    kKernel(g + i * kGradBytes, 1, s + i * kSelfBytes, 1, block, 1, kBlock);
-    uint8_t* target = o + i * kOutBytes;
-    for (int64_t byte = 0; byte < kBlockBytes; byte += vector_bytes) {
-      hn::Stream(hn::LoadU(d8, block + byte), d8, target + byte);
-    }
-  }
-  kKernel(g + i * kGradBytes, 1, s + i * kSelfBytes, 1, o + i * kOutBytes, 1, count - i);
-  hwy::FlushStream();  // weakly ordered: visible before the launch is reported complete
+  const auto* g = static_cast<const typename Grad::Storage*>(grad);
+  const auto* s = static_cast<const typename Self::Storage*>(self);
+  StreamThroughBlocks(static_cast<typename Out::Storage*>(out), count,
+                      [&](int64_t start, int64_t length, typename Out::Storage* dst) {
+                        kKernel(g + start, 1, s + start, 1, dst, 1, length);
+                      });
 }
 
 // Each grad dtype's kernels, compiled in a translation unit of their own
