@@ -179,17 +179,7 @@ void RunOne(ByteReader& in) {
     o.view.dims = shape;
     if (mismatch && op == kOut && !o.view.dims.empty()) o.view.dims[in.Below(static_cast<uint32_t>(rank))] ^= 1;
     o.view.strides = DecodeStrides(in, o.view.dims, &o.null_strides);
-    if (o.null_strides) {  // what the library computes for stride == nullptr
-      int64_t stride = 1;
-      for (size_t d = o.view.dims.size(); d-- > 0;) {
-        o.view.strides[d] = stride;
-        const int64_t dim = o.view.dims[d] > 0 ? o.view.dims[d] : 1;
-        if (__builtin_mul_overflow(stride, dim, &stride)) {
-          o.null_strides = false;
-          break;
-        }
-      }
-    }
+    if (o.null_strides) o.null_strides = LibraryDefaultStrides(&o.view);
     o.view.offset = in.Below(4) == 0 ? in.Interesting(8) : 0;
     const size_t itemsize = std::max<size_t>(CDataTypeSize(o.dtype), 1);
     int64_t extent = 0;

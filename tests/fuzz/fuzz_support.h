@@ -426,6 +426,20 @@ inline bool OutPassesDistinctElementsRule(const View& view) {
   return true;
 }
 
+// For a view passed with stride == nullptr: writes the strides the library
+// computes then (row-major, dims <= 0 counting as 1) into view->strides, from
+// the innermost dim out. Returns false, leaving the strides written so far, if
+// that arithmetic would overflow: the harness then passes explicit strides.
+inline bool LibraryDefaultStrides(View* view) {
+  int64_t stride = 1;
+  for (size_t d = view->dims.size(); d-- > 0;) {
+    view->strides[d] = stride;
+    const int64_t dim = view->dims[d] > 0 ? view->dims[d] : 1;
+    if (__builtin_mul_overflow(stride, dim, &stride)) return false;
+  }
+  return true;
+}
+
 // Process-wide runtime set-up: aclInit, device 0, one extra stream.
 inline aclrtStream SharedStream() {
   static aclrtStream stream = [] {
