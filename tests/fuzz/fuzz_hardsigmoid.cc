@@ -168,11 +168,8 @@ void RunOne(ByteReader& in) {
   ops[kOut].dtype = in.Below(8) == 0 ? DecodeDtype(in) : ops[kSelf].dtype;
   ops[kSelf].format = DecodeFormat(in);
   ops[kOut].format = in.Below(8) == 0 ? DecodeFormat(in) : ops[kSelf].format;
-  const uint8_t rank_byte = in.Byte();
-  const size_t rank = rank_byte < 240 ? rank_byte % 9 : 9 + rank_byte % 4;
-  std::vector<int64_t> shape(rank);
-  const bool huge_dims = in.Below(4) == 0;
-  for (auto& dim : shape) dim = huge_dims ? in.Interesting(5) : in.Below(6);
+  const std::vector<int64_t> shape = DecodeShape(in, 6);
+  const size_t rank = shape.size();
   const bool mismatch = in.Below(16) == 0;
   for (int op = 0; op < 2; ++op) {
     Operand& o = ops[op];

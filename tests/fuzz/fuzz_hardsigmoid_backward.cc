@@ -232,11 +232,8 @@ void RunOne(ByteReader& in) {
   const int format = DecodeFormat(in);
 
   // One shape for all three, or (rarely) a different shape per operand.
-  const uint8_t rank_byte = in.Byte();
-  const size_t rank = rank_byte < 240 ? rank_byte % 9 : 9 + rank_byte % 4;
-  std::vector<int64_t> shape(rank);
-  const bool huge_dims = in.Below(4) == 0;
-  for (auto& dim : shape) dim = huge_dims ? in.Interesting(5) : in.Below(5);
+  const std::vector<int64_t> shape = DecodeShape(in, 5);
+  const size_t rank = shape.size();
   const bool mismatch = in.Below(16) == 0;
   for (int op = 0; op < 3; ++op) {
     Operand& o = ops[op];

@@ -426,6 +426,18 @@ inline bool OutPassesDistinctElementsRule(const View& view) {
   return true;
 }
 
+// A shape: rank 0 to 8 mostly, 9 to 12 rarely (beyond CANN's limit); dims
+// below `small_limit`, or, one input in four, values that break size
+// arithmetic.
+inline std::vector<int64_t> DecodeShape(ByteReader& in, uint32_t small_limit) {
+  const uint8_t rank_byte = in.Byte();
+  const size_t rank = rank_byte < 240 ? rank_byte % 9 : 9 + rank_byte % 4;
+  std::vector<int64_t> shape(rank);
+  const bool huge_dims = in.Below(4) == 0;
+  for (auto& dim : shape) dim = huge_dims ? in.Interesting(5) : in.Below(small_limit);
+  return shape;
+}
+
 // For a view passed with stride == nullptr: writes the strides the library
 // computes then (row-major, dims <= 0 counting as 1) into view->strides, from
 // the innermost dim out. Returns false, leaving the strides written so far, if
