@@ -279,4 +279,67 @@ TEST_P(HardsigmoidGolden, HugeLaunchesWithNonTemporalStores) {
 
 INSTANTIATE_TEST_SUITE_P(EveryDtype, HardsigmoidGolden, ::testing::ValuesIn(kDtypes), DtypeLabel);
 
+// The contract's special values, by name: NaN propagates, +inf gives 1, -inf
+// gives 0, -0 gives 0.5 — through the API, out of place and in place, for each
+// floating dtype (each input is also in the golden data, whose oracle must agree).
+class HardsigmoidSpecialValues : public HardsigmoidGolden {};
+
+TEST_P(HardsigmoidSpecialValues, NanPropagatesInfinitiesGiveOneAndZeroNegativeZeroGivesHalf) {
+  const aclDataType dtype = GetParam();
+  const float inputs[] = {NAN, INFINITY, -INFINITY, -0.0f};
+  const float expected[] = {NAN, 1.0f, 0.0f, 0.5f};
+  std::vector<uint8_t> bytes;
+  for (float value : inputs) {
+    uint32_t bits;
+    std::memcpy(&bits, &value, 4);
+    if (dtype == ACL_FLOAT16) bits = aclFloatToFloat16(value);
+    if (dtype == ACL_BF16) bits >>= 16;  // exact for these values
+    bytes.insert(bytes.end(), reinterpret_cast<uint8_t*>(&bits), reinterpret_cast<uint8_t*>(&bits) + golden().element_size);
+  }
+  for (bool in_place : {false, true}) {
+    DeviceTensor self(dtype, {4});
+    DeviceTensor out(dtype, Dense({4}), kSentinel);
+    self.Upload(bytes.data(), bytes.size());
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    if (in_place) {
+      ASSERT_EQ(aclnnInplaceHardsigmoidGetWorkspaceSize(self.get(), &workspace_size, &executor), ACLNN_SUCCESS);
+      ASSERT_EQ(aclnnInplaceHardsigmoid(nullptr, 0, executor, stream_), ACLNN_SUCCESS);
+    } else {
+      ASSERT_EQ(aclnnHardsigmoidGetWorkspaceSize(self.get(), out.get(), &workspace_size, &executor), ACLNN_SUCCESS);
+      ASSERT_EQ(aclnnHardsigmoid(nullptr, 0, executor, stream_), ACLNN_SUCCESS);
+    }
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    const std::vector<uint8_t> result = (in_place ? self : out).DownloadStorage();
+    for (size_t i = 0; i < 4; ++i) {
+      const uint32_t input = golden().BitsAt(&bytes[i * golden().element_size]);
+      const uint32_t actual = golden().BitsAt(&result[i * golden().element_size]);
+      EXPECT_TRUE(golden().Matches(input, actual)) << "input " << inputs[i] << (in_place ? " in place" : "");
+      const float widened = dtype == ACL_FLOAT16 ? aclFloat16ToFloat(static_cast<aclFloat16>(actual))
+                            : dtype == ACL_BF16  ? [&] {
+                                const uint32_t wide = actual << 16;
+                                float f;
+                                std::memcpy(&f, &wide, 4);
+                                return f;
+                              }()
+                                                 : [&] {
+                                float f;
+                                std::memcpy(&f, &actual, 4);
+                                return f;
+                              }();
+      if (std::isnan(expected[i])) {
+        EXPECT_TRUE(std::isnan(widened)) << "input " << inputs[i];
+      } else {
+        EXPECT_EQ(widened, expected[i]) << "input " << inputs[i];
+        EXPECT_FALSE(std::signbit(widened)) << "input " << inputs[i];
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(FloatingDtypes, HardsigmoidSpecialValues, ::testing::Values(ACL_FLOAT, ACL_FLOAT16, ACL_BF16),
+                         DtypeLabel);
+
+
+
 }  // namespace
