@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds and installs aclcpu into install/, then builds CANN's example with its
-# CANN-style CMakeLists against that tree (after sourcing install/set_env.sh, as a
-# CANN user would) and runs it.
+# Builds and installs aclcpu into install/, then builds each CANN-style example
+# (examples/hardsigmoid_backward, examples/hardsigmoid) with its CANN-style
+# CMakeLists against that tree (after sourcing install/set_env.sh, as a CANN user
+# would) and runs it.
 # Usage: scripts/run_example.sh
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,7 +18,9 @@ cmake --install "${build}" --prefix "${prefix}" >/dev/null
 source "${prefix}/set_env.sh"
 example_build="$(mktemp -d)"
 trap 'rm -rf "${example_build}"' EXIT
-cmake -S "${root}/examples/hardsigmoid_backward" -B "${example_build}" \
-  -DCMAKE_CXX_COMPILER=g++ -DCMAKE_SKIP_RPATH=TRUE -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "${example_build}" >/dev/null
-(cd "${example_build}" && ./bin/opapi_test)
+for example in hardsigmoid_backward hardsigmoid; do
+  cmake -S "${root}/examples/${example}" -B "${example_build}/${example}" \
+    -DCMAKE_CXX_COMPILER=g++ -DCMAKE_SKIP_RPATH=TRUE -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "${example_build}/${example}" >/dev/null
+  (cd "${example_build}/${example}" && ./bin/opapi_test)
+done

@@ -55,13 +55,13 @@ cmake -S "${root}" -B "${tsan}" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DACLCPU_HWY_DISABLED_TARGETS="SSSE3;SSE4;AVX2" -DACLCPU_FUZZ_REPLAY_RANDOM=300 >/dev/null
 step "TSan build"
 cmake --build "${tsan}" -j"${jobs}" --target runtime_tests api_phase2_test stress_test fuzz_executor_sequence_replay \
-  fault_injection_test thread_pool_test
+  fault_injection_test thread_pool_test hardsigmoid_executor_test
 step "TSan tests"
 # halt_on_error: the first race fails the test; second_deadlock_stack for lock-order reports.
 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:history_size=4" \
 ACLCPU_STRESS_SCALE=0.25 \
   ctest --test-dir "${tsan}" -j"${jobs}" --output-on-failure --timeout 900 \
-    -R '^(runtime\.|api\.Phase2|stress\.|Fuzz\.replay\.executor_sequence|fault\.FaultInjection\.|ThreadPool\.)' \
+    -R '^(runtime\.|api\.Phase2|stress\.|Fuzz\.replay\.executor_sequence|fault\.FaultInjection\.|ThreadPool\.|hardsigmoid\.(threads[13]\.)?Executors\.)' \
     || tsan_failed=1
 step "sanitizers done"
 [ "${asan_failed}" = 0 ] || echo "sanitizers: the ASan+UBSan suite failed (see above)"

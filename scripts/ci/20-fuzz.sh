@@ -35,7 +35,7 @@ cmake -S "${root}" -B "${build}" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_FLAGS="${flags}" -DCMAKE_CXX_FLAGS="${flags}" \
   -DCMAKE_EXE_LINKER_FLAGS="${link}" -DCMAKE_SHARED_LINKER_FLAGS="${link}" \
   -DACLCPU_HWY_DISABLED_TARGETS="SSSE3;SSE4;AVX2" -DACLCPU_FUZZ=ON >/dev/null
-harnesses=(tensor_api hardsigmoid_backward executor_sequence)
+harnesses=(tensor_api hardsigmoid_backward hardsigmoid executor_sequence)
 cmake --build "${build}" -j"${jobs}" --target "${harnesses[@]/#/fuzz_}"
 
 mkdir -p "${build}/artifacts"

@@ -80,7 +80,8 @@ cmake --build "${build}" -j2 --target ascendcl nnopbase opapi >/dev/null
 deb="$(ls "${work}"/package/aclcpu_*.deb)"
 echo "package: $(basename "${deb}") ($(du -k "${deb}" | cut -f1) KiB)"
 contents="$(dpkg-deb -c "${deb}")"
-for path in include/aclnnop/aclnn_hardsigmoid_backward.h include/acl/acl.h lib64/libascendcl.so \
+for path in include/aclnnop/aclnn_hardsigmoid_backward.h include/aclnnop/aclnn_hardsigmoid.h include/acl/acl.h \
+            lib64/libascendcl.so \
             lib64/libnnopbase.so lib64/libopapi.so lib64/libopapi_nn.so lib64/libopapi_math.so set_env.sh \
             share/cmake/aclcpu/aclcpuConfig.cmake lib64/pkgconfig/aclcpu.pc; do
   grep -q " \./${prefix#/}/${path}\( \|$\)" <<<"${contents}" || { echo "package lacks ${prefix}/${path}" >&2; exit 1; }

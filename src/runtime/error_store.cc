@@ -8,6 +8,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <memory>
 #include <new>
 #include <string>
 
@@ -25,16 +26,23 @@ namespace {
 // newest ones only.
 constexpr size_t kMaxMessagesPerThread = 64;
 
-// The newest messages, oldest first, in a fixed ring: constructing a thread's
-// state (on its first runtime call) allocates nothing — an empty std::string
-// does not allocate, where a std::deque allocates its map up front — so that
-// first call cannot fail for lack of memory.
+// The newest messages, oldest first, in a ring of strings allocated on the
+// first message. A thread's state lives in static TLS, so it must stay small
+// (a few kilobytes would make dlopen of libascendcl.so fail: "cannot allocate
+// memory in static TLS block") and must not allocate when built (a thread's
+// first runtime call must not fail for lack of memory, as a std::deque's
+// up-front map made it); the ring's one allocation happens where running out
+// of memory only loses the message.
 class MessageRing {
  public:
   bool empty() const { return count_ == 0; }
   // Stores `message` as the newest, dropping the oldest when full. Throws
   // std::bad_alloc (the ring unchanged but for a dropped oldest) if the copy cannot be made.
   void Push(const char* message) {
+    if (slots_ == nullptr) {
+      slots_.reset(new (std::nothrow) std::string[kMaxMessagesPerThread]);
+      if (slots_ == nullptr) throw std::bad_alloc();
+    }
     if (count_ == kMaxMessagesPerThread) {
       slots_[first_].clear();
       first_ = (first_ + 1) % kMaxMessagesPerThread;
@@ -43,17 +51,17 @@ class MessageRing {
     slots_[(first_ + count_) % kMaxMessagesPerThread].assign(message);
     ++count_;
   }
-  // The i-th newest (0: the newest).
+  // The i-th newest (0: the newest); i < size().
   const std::string& Newest(size_t i) const { return slots_[(first_ + count_ - 1 - i) % kMaxMessagesPerThread]; }
   size_t size() const { return count_; }
   void clear() {
-    for (std::string& slot : slots_) std::string().swap(slot);  // gives the memory back
+    slots_.reset();  // gives the memory back; a later message allocates again
     first_ = 0;
     count_ = 0;
   }
 
  private:
-  std::string slots_[kMaxMessagesPerThread];
+  std::unique_ptr<std::string[]> slots_;
   size_t first_ = 0;
   size_t count_ = 0;
 };

@@ -1,6 +1,6 @@
 // What a framework that loads aclnn by name (torch_npu's GetOpApiFuncAddr)
 // relies on: every function it resolves with dlsym on the libopapi.so handle
-// — the operator's two phases and the meta API it converts tensors with — is
+// — the operators' two phases and the meta API it converts tensors with — is
 // found there, because libopapi.so depends on libnnopbase.so.
 #include <dlfcn.h>
 
@@ -27,6 +27,14 @@ TEST_F(LibOpApiHandle, ResolvesBothPhasesOfTheOperator) {
   EXPECT_NE(dlsym(handle_, "aclnnHardsigmoidBackward"), nullptr);
 }
 
+// torch_npu maps hardsigmoid / hardsigmoid_ to these.
+TEST_F(LibOpApiHandle, ResolvesBothPhasesOfTheForwardOperatorAndItsInPlaceForm) {
+  for (const char* name : {"aclnnHardsigmoidGetWorkspaceSize", "aclnnHardsigmoid",
+                           "aclnnInplaceHardsigmoidGetWorkspaceSize", "aclnnInplaceHardsigmoid"}) {
+    EXPECT_NE(dlsym(handle_, name), nullptr) << name;
+  }
+}
+
 TEST_F(LibOpApiHandle, ResolvesTheMetaApiFrameworksConvertArgumentsWith) {
   for (const char* name : {"aclCreateTensor", "aclCreateScalar", "aclCreateIntArray", "aclCreateFloatArray",
                            "aclCreateBoolArray", "aclCreateTensorList", "aclCreateScalarList", "aclDestroyTensor",
@@ -40,7 +48,7 @@ TEST_F(LibOpApiHandle, ResolvesTheMetaApiFrameworksConvertArgumentsWith) {
 TEST_F(LibOpApiHandle, DoesNotResolveOperatorsItDoesNotImplement) {
   // torch_npu falls back to another path when a symbol is missing: it must be
   // missing, not a stub.
-  EXPECT_EQ(dlsym(handle_, "aclnnHardsigmoidGetWorkspaceSize"), nullptr);
+  EXPECT_EQ(dlsym(handle_, "aclnnHardswishGetWorkspaceSize"), nullptr);
   EXPECT_EQ(dlsym(handle_, "PTAGetExecCache"), nullptr);
 }
 

@@ -3,9 +3,10 @@
 # CANN-style CMakeLists against it exactly as CANN's guide says (source
 # set_env.sh; cmake -DCMAKE_CXX_COMPILER=g++ -DCMAKE_SKIP_RPATH=TRUE), runs it, and
 # compares what it prints with the output expected from PyTorch's results.
-# Usage: run_example_test.sh <aclcpu build dir> <aclcpu source dir> <expected output file>
+# Usage: run_example_test.sh <aclcpu build dir> <aclcpu source dir> <expected output file> [<example>]
+# <example>: the folder under examples/ (default hardsigmoid_backward).
 set -euo pipefail
-build="$1" source_dir="$2" expected="$3"
+build="$1" source_dir="$2" expected="$3" example="${4:-hardsigmoid_backward}"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
 
@@ -20,7 +21,7 @@ unset ASCEND_CUSTOM_PATH
 source "${work}/prefix/set_env.sh"
 [ "${ASCEND_HOME_PATH}" = "${work}/prefix" ] || { echo "set_env.sh exported ASCEND_HOME_PATH=${ASCEND_HOME_PATH}" >&2; exit 1; }
 
-cmake -S "${source_dir}/examples/hardsigmoid_backward" -B "${work}/build" \
+cmake -S "${source_dir}/examples/${example}" -B "${work}/build" \
   -DCMAKE_CXX_COMPILER=g++ -DCMAKE_SKIP_RPATH=TRUE >/dev/null
 cmake --build "${work}/build" >/dev/null
 (cd "${work}/build/bin" && ./opapi_test) >"${work}/output.txt"

@@ -35,7 +35,7 @@ namespace aclcpu_fault_test {
 constexpr int kNullHandle = -1;
 
 // Above the launches that run straight from the executor (at most 4096
-// elements, ops/hardsigmoid_backward/plan.cc): phase 2 then builds and queues a
+// elements, ops/shared/elementwise_plan.cc): phase 2 then builds and queues a
 // launch, the path with an allocation that can fail.
 constexpr int64_t kElements = 8192;
 

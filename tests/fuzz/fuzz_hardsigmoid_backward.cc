@@ -65,33 +65,6 @@ struct Operand {
   aclTensor* tensor = nullptr;
 };
 
-// Strides for `dims`: row-major, a permutation of row-major, small arbitrary
-// (zero included: broadcast or self-overlapping views), or interesting values.
-std::vector<int64_t> DecodeStrides(ByteReader& in, const std::vector<int64_t>& dims, bool* null_strides) {
-  std::vector<int64_t> strides = RowMajor(dims);
-  *null_strides = false;
-  const uint8_t mode = in.Below(8);
-  if (mode == 0) {
-    *null_strides = true;
-  } else if (mode == 1 || mode == 2) {  // dims permuted in storage (transposes)
-    std::vector<size_t> order(dims.size());
-    for (size_t d = 0; d < order.size(); ++d) order[d] = d;
-    for (size_t d = order.size(); d > 1; --d) std::swap(order[d - 1], order[in.Below(static_cast<uint32_t>(d))]);
-    int64_t stride = 1 + (mode == 2 ? in.Below(3) : 0);
-    for (size_t k = order.size(); k-- > 0;) {
-      strides[order[k]] = stride;
-      const int64_t dim = dims[order[k]] > 0 ? dims[order[k]] : 1;
-      if (__builtin_mul_overflow(stride, dim, &stride)) stride = 1;
-    }
-  } else if (mode == 3 || mode == 4) {
-    for (auto& stride : strides) stride = in.Below(6);
-  } else if (mode == 5) {
-    for (auto& stride : strides) stride = in.Interesting(16);
-  }
-  // mode 6, 7: row-major
-  return strides;
-}
-
 // The status CANN's rules give for these operands (README "Phase 1"), or -1 when
 // more than one is acceptable (out dtypes without a kernel).
 struct Expectation {
@@ -114,23 +87,6 @@ bool IsIntegralOrBool(int dtype) {
 size_t LibraryItemSize(int dtype) {  // aclDataTypeSize, as the library measures views
   const size_t size = CDataTypeSize(dtype);
   return size;
-}
-
-// The README's rule for a written view ("Aliasing"): take the dims of more than
-// one index by increasing stride; each stride must exceed the sum of
-// (size - 1) * stride over the dims taken before it.
-bool OutPassesDistinctElementsRule(const View& view) {
-  std::vector<std::pair<int64_t, int64_t>> stride_size;
-  for (size_t d = 0; d < view.dims.size(); ++d) {
-    if (view.dims[d] > 1) stride_size.emplace_back(view.strides[d], view.dims[d]);
-  }
-  std::sort(stride_size.begin(), stride_size.end());
-  int64_t reach = 0;
-  for (const auto& [stride, size] : stride_size) {
-    if (stride <= reach) return false;
-    reach += (size - 1) * stride;
-  }
-  return true;
 }
 
 // The bytes from a view's first element to one past the last byte it touches,
@@ -276,28 +232,15 @@ void RunOne(ByteReader& in) {
   const int format = DecodeFormat(in);
 
   // One shape for all three, or (rarely) a different shape per operand.
-  const uint8_t rank_byte = in.Byte();
-  const size_t rank = rank_byte < 240 ? rank_byte % 9 : 9 + rank_byte % 4;
-  std::vector<int64_t> shape(rank);
-  const bool huge_dims = in.Below(4) == 0;
-  for (auto& dim : shape) dim = huge_dims ? in.Interesting(5) : in.Below(5);
+  const std::vector<int64_t> shape = DecodeShape(in, 5);
+  const size_t rank = shape.size();
   const bool mismatch = in.Below(16) == 0;
   for (int op = 0; op < 3; ++op) {
     Operand& o = ops[op];
     o.view.dims = shape;
     if (mismatch && in.Bool() && !o.view.dims.empty()) o.view.dims[in.Below(static_cast<uint32_t>(rank))] ^= 1;
     o.view.strides = DecodeStrides(in, o.view.dims, &o.null_strides);
-    if (o.null_strides) {  // what the library computes for stride == nullptr (dims <= 0 count as 1)
-      int64_t stride = 1;
-      for (size_t d = o.view.dims.size(); d-- > 0;) {
-        o.view.strides[d] = stride;
-        const int64_t dim = o.view.dims[d] > 0 ? o.view.dims[d] : 1;
-        if (__builtin_mul_overflow(stride, dim, &stride)) {
-          o.null_strides = false;  // the library's own stride arithmetic would overflow: pass explicit ones
-          break;
-        }
-      }
-    }
+    if (o.null_strides) o.null_strides = LibraryDefaultStrides(&o.view);
     o.view.offset = in.Below(4) == 0 ? in.Interesting(8) : 0;
   }
 

@@ -16,12 +16,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "acl/acl.h"
@@ -378,6 +380,76 @@ inline std::vector<int64_t> RowMajor(const std::vector<int64_t>& dims) {
     strides[d - 1] = static_cast<int64_t>(static_cast<uint64_t>(strides[d]) * static_cast<uint64_t>(dims[d]));
   }
   return strides;
+}
+
+// Strides for `dims`: row-major, a permutation of row-major, small arbitrary
+// (zero included: broadcast or self-overlapping views), or interesting values.
+inline std::vector<int64_t> DecodeStrides(ByteReader& in, const std::vector<int64_t>& dims, bool* null_strides) {
+  std::vector<int64_t> strides = RowMajor(dims);
+  *null_strides = false;
+  const uint8_t mode = in.Below(8);
+  if (mode == 0) {
+    *null_strides = true;
+  } else if (mode == 1 || mode == 2) {  // dims permuted in storage (transposes)
+    std::vector<size_t> order(dims.size());
+    for (size_t d = 0; d < order.size(); ++d) order[d] = d;
+    for (size_t d = order.size(); d > 1; --d) std::swap(order[d - 1], order[in.Below(static_cast<uint32_t>(d))]);
+    int64_t stride = 1 + (mode == 2 ? in.Below(3) : 0);
+    for (size_t k = order.size(); k-- > 0;) {
+      strides[order[k]] = stride;
+      const int64_t dim = dims[order[k]] > 0 ? dims[order[k]] : 1;
+      if (__builtin_mul_overflow(stride, dim, &stride)) stride = 1;
+    }
+  } else if (mode == 3 || mode == 4) {
+    for (auto& stride : strides) stride = in.Below(6);
+  } else if (mode == 5) {
+    for (auto& stride : strides) stride = in.Interesting(16);
+  }
+  // mode 6, 7: row-major
+  return strides;
+}
+
+// The README's rule for a written view ("Aliasing"): take the dims of more than
+// one index by increasing stride; each stride must exceed the sum of
+// (size - 1) * stride over the dims taken before it.
+inline bool OutPassesDistinctElementsRule(const View& view) {
+  std::vector<std::pair<int64_t, int64_t>> stride_size;
+  for (size_t d = 0; d < view.dims.size(); ++d) {
+    if (view.dims[d] > 1) stride_size.emplace_back(view.strides[d], view.dims[d]);
+  }
+  std::sort(stride_size.begin(), stride_size.end());
+  int64_t reach = 0;
+  for (const auto& [stride, size] : stride_size) {
+    if (stride <= reach) return false;
+    reach += (size - 1) * stride;
+  }
+  return true;
+}
+
+// A shape: rank 0 to 8 mostly, 9 to 12 rarely (beyond CANN's limit); dims
+// below `small_limit`, or, one input in four, values that break size
+// arithmetic.
+inline std::vector<int64_t> DecodeShape(ByteReader& in, uint32_t small_limit) {
+  const uint8_t rank_byte = in.Byte();
+  const size_t rank = rank_byte < 240 ? rank_byte % 9 : 9 + rank_byte % 4;
+  std::vector<int64_t> shape(rank);
+  const bool huge_dims = in.Below(4) == 0;
+  for (auto& dim : shape) dim = huge_dims ? in.Interesting(5) : in.Below(small_limit);
+  return shape;
+}
+
+// For a view passed with stride == nullptr: writes the strides the library
+// computes then (row-major, dims <= 0 counting as 1) into view->strides, from
+// the innermost dim out. Returns false, leaving the strides written so far, if
+// that arithmetic would overflow: the harness then passes explicit strides.
+inline bool LibraryDefaultStrides(View* view) {
+  int64_t stride = 1;
+  for (size_t d = view->dims.size(); d-- > 0;) {
+    view->strides[d] = stride;
+    const int64_t dim = view->dims[d] > 0 ? view->dims[d] : 1;
+    if (__builtin_mul_overflow(stride, dim, &stride)) return false;
+  }
+  return true;
 }
 
 // Process-wide runtime set-up: aclInit, device 0, one extra stream.

@@ -9,7 +9,10 @@
 // TSan run uses less) multiplies them. No timing assertions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <cstring>
 #include <cstdlib>
 #include <memory>
 #include <random>
@@ -17,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "aclnnop/aclnn_hardsigmoid.h"
 #include "fuzz_support.h"
 
 namespace {
@@ -276,6 +280,126 @@ TEST(Stress, ThreadsStreamsAndExecutorsComputeEveryResultCorrectly) {
   EXPECT_EQ(aclrtDestroyStream(shared), ACL_SUCCESS);
   EXPECT_EQ(failures.load(), 0);
   EXPECT_GT(launches.load(), threads * rounds - 1);
+}
+
+// aclnnHardsigmoid's result for a self element (README "The forward pair"):
+// min(max(x + 3, 0), 6) / 6 in float32, NaN kept, rounded once to the dtype.
+void ForwardReferenceElement(const uint8_t* self, int dtype, uint8_t* out) {
+  const float x = aclcpu_fuzz::LoadAsFloat(self, dtype);
+  const float shifted = x + 3.0f;
+  const float r = std::isnan(shifted) ? shifted : std::fmin(std::fmax(shifted, 0.0f), 6.0f) / 6.0f;
+  if (dtype == ACL_FLOAT) {
+    std::memcpy(out, &r, 4);
+    return;
+  }
+  const uint16_t bits = dtype == ACL_FLOAT16 ? aclcpu_fuzz::F32ToF16(r) : aclcpu_fuzz::F32ToBf16(r);
+  std::memcpy(out, &bits, 2);
+}
+
+// The written storage after a forward run: the view's elements as the reference
+// says for `self_host` (self's storage before the run), the rest as `before`.
+::testing::AssertionResult VerifyForward(const Operand& self, const std::vector<uint8_t>& self_host,
+                                         const Operand& written, const std::vector<uint8_t>& before,
+                                         const std::vector<uint8_t>& actual) {
+  const size_t size = ItemSize(written.dtype);
+  std::vector<uint8_t> expected = before;
+  const std::vector<int64_t> s = ViewOffsets(self.view), o = ViewOffsets(written.view);
+  for (size_t k = 0; k < o.size(); ++k) {
+    ForwardReferenceElement(self_host.data() + s[k] * size, self.dtype, expected.data() + o[k] * size);
+  }
+  for (int64_t e = 0; e < written.storage_elements; ++e) {
+    if (!SameElement(actual.data() + e * size, expected.data() + e * size, written.dtype)) {
+      return ::testing::AssertionFailure() << "storage element " << e << " of " << written.storage_elements
+                                           << " (dtype " << written.dtype << ") differs from the reference";
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// The forward pair and the backward op launched by the same threads on the same
+// streams (the two operators share the executor, launch and thread-pool code,
+// and launches of both recycle one launch memory): per round aclnnHardsigmoid
+// out of place or aclnnInplaceHardsigmoid, one-shot or repeatable, then, through
+// an event on another stream, aclnnHardsigmoidBackward reading the forward
+// result as gradOutput. Every result is checked.
+TEST(Stress, ForwardAndBackwardOperatorsInterleaveAcrossThreadsAndStreams) {
+  RuntimeUp();
+  aclrtStream shared = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&shared), ACL_SUCCESS);
+  const int rounds = Scaled(100);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < 4; ++t) {
+    workers.emplace_back([&, t] {
+      std::mt19937 rng(4321 + t);
+      if (aclrtSetDevice(0) != ACL_SUCCESS) ++failures;
+      aclrtStream own = nullptr;
+      if (aclrtCreateStream(&own) != ACL_SUCCESS) ++failures;
+      const aclrtStream streams[3] = {own, shared, nullptr};
+      for (int round = 0; round < rounds && failures == 0; ++round) {
+        const std::vector<int64_t> dims = RandomShape(rng);
+        const int dtype = kInputDtypes[rng() % 3];
+        Operand self, out, grad_self, grad_out;
+        self.Make(dtype, dims, rng, false);
+        out.Make(dtype, dims, rng, true);
+        const bool in_place = rng() % 3 == 0 && self.view.strides.end() ==
+                                                    std::find(self.view.strides.begin(), self.view.strides.end(), 0);
+        const Operand& written = in_place ? self : out;
+        const std::vector<uint8_t> self_before = self.host;
+        const std::vector<uint8_t> written_before = written.host;
+        aclTensor* self_tensor = self.Tensor();
+        aclTensor* out_tensor = out.Tensor();
+        uint64_t workspace_size = 0;
+        aclOpExecutor* executor = nullptr;
+        const aclnnStatus status =
+            in_place ? aclnnInplaceHardsigmoidGetWorkspaceSize(self_tensor, &workspace_size, &executor)
+                     : aclnnHardsigmoidGetWorkspaceSize(self_tensor, out_tensor, &workspace_size, &executor);
+        aclDestroyTensor(self_tensor);
+        aclDestroyTensor(out_tensor);
+        if (status != ACLNN_SUCCESS || workspace_size != 0) {
+          ADD_FAILURE() << "phase 1: " << status;
+          ++failures;
+          break;
+        }
+        const aclrtStream stream = streams[rng() % 3];
+        const bool repeatable = !in_place && rng() % 2 == 0;  // a second in-place run would read its own output
+        if (repeatable && aclSetAclOpExecutorRepeatable(executor) != ACLNN_SUCCESS) ++failures;
+        for (int run = 0; run < (repeatable ? 2 : 1); ++run) {
+          const aclnnStatus launched = in_place ? aclnnInplaceHardsigmoid(nullptr, 0, executor, stream)
+                                                : aclnnHardsigmoid(nullptr, 0, executor, stream);
+          if (launched != ACLNN_SUCCESS) ++failures;
+        }
+        if (repeatable && aclDestroyAclOpExecutor(executor) != ACLNN_SUCCESS) ++failures;
+        // The backward op on another stream, after an event: gradOutput = the
+        // forward result, self = a fresh input, out = its own buffer.
+        const aclrtStream other = streams[rng() % 3];
+        grad_self.Make(kInputDtypes[rng() % 3], dims, rng, false);
+        grad_out.Make(kOutDtypes[rng() % 4], dims, rng, true);
+        aclrtEvent event = nullptr;
+        if (aclrtCreateEvent(&event) != ACL_SUCCESS || aclrtRecordEvent(event, stream) != ACL_SUCCESS ||
+            aclrtStreamWaitEvent(other, event) != ACL_SUCCESS) {
+          ++failures;
+        }
+        aclOpExecutor* backward = Phase1(written, grad_self, grad_out);
+        if (backward == nullptr || aclnnHardsigmoidBackward(nullptr, 0, backward, other) != ACLNN_SUCCESS) ++failures;
+        if (aclrtDestroyEvent(event) != ACL_SUCCESS) ++failures;
+        if (aclrtSynchronizeStream(stream) != ACL_SUCCESS || aclrtSynchronizeStream(other) != ACL_SUCCESS) {
+          ++failures;
+        }
+        const std::vector<uint8_t> forward_result = written.Download();
+        bool ok = VerifyForward(self, self_before, written, written_before, forward_result);
+        ok = ok && Verify(written, forward_result, grad_self, grad_out, grad_out.Download());
+        if (!ok) {
+          ADD_FAILURE() << "thread " << t << " round " << round << (in_place ? " (in place)" : "") << ": wrong result";
+          ++failures;
+        }
+      }
+      if (own != nullptr && aclrtDestroyStream(own) != ACL_SUCCESS) ++failures;
+    });
+  }
+  for (auto& worker : workers) worker.join();
+  EXPECT_EQ(aclrtDestroyStream(shared), ACL_SUCCESS);
+  EXPECT_EQ(failures.load(), 0);
 }
 
 // Streams are created, used and destroyed by some threads while others launch

@@ -13,6 +13,7 @@
 
 #include "common/dtype.h"
 #include "common/float16.h"
+#include "../support/kernel_test_values.h"
 #include "ops/hardsigmoid_backward/kernel.h"
 #include "simd/targets.h"
 
@@ -21,31 +22,6 @@ namespace {
 
 const aclDataType kInputTypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 const aclDataType kOutTypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
-
-// Bytes of `count` elements of `dtype`: values that exercise the kernel — both
-// sides of ±3, specials (NaN, ±inf, ±0, subnormals) and ordinary values.
-std::vector<uint8_t> TestValues(aclDataType dtype, size_t count, uint32_t seed) {
-  std::mt19937 random(seed);
-  const float specials[] = {3.0f, -3.0f, std::nextafter(3.0f, 0.0f), std::nextafter(-3.0f, 0.0f),
-                            2.9990234f, -2.9990234f, 0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN,
-                            1e-40f, -1e-45f, 6e-8f, 1e-5f, 65504.0f, 70000.0f, 3.4e38f, 1.0f};
-  std::uniform_real_distribution<float> ordinary(-5.0f, 5.0f);
-  const size_t size = DtypeSize(dtype);
-  std::vector<uint8_t> bytes(count * size);
-  for (size_t i = 0; i < count; ++i) {
-    const uint32_t pick = random() % 4;
-    float value = pick == 0 ? specials[random() % (sizeof specials / sizeof specials[0])] : ordinary(random);
-    if (dtype == ACL_FLOAT) {
-      if (pick == 1) value = BitsToFloat(static_cast<uint32_t>(random()));  // any bit pattern
-      std::memcpy(&bytes[i * size], &value, size);
-    } else {
-      uint16_t bits = dtype == ACL_FLOAT16 ? FloatToHalf(value) : FloatToBf16(value);
-      if (pick == 1) bits = static_cast<uint16_t>(random());
-      std::memcpy(&bytes[i * size], &bits, size);
-    }
-  }
-  return bytes;
-}
 
 struct PathCase {
   int64_t target;
@@ -86,8 +62,8 @@ class SimdKernel : public ::testing::TestWithParam<PathCase> {
   void ExpectSameAsScalar(int64_t count, int64_t misalign, int64_t stride) {
     const PathCase& c = GetParam();
     const size_t extent = static_cast<size_t>(misalign + (count > 0 ? (count - 1) * stride + 1 : 0));
-    const std::vector<uint8_t> grad = TestValues(c.grad, extent, 1 + static_cast<uint32_t>(count));
-    const std::vector<uint8_t> self = TestValues(c.self, extent, 1000 + static_cast<uint32_t>(count));
+    const std::vector<uint8_t> grad = KernelTestValues(c.grad, extent, 1 + static_cast<uint32_t>(count));
+    const std::vector<uint8_t> self = KernelTestValues(c.self, extent, 1000 + static_cast<uint32_t>(count));
     const size_t out_size = DtypeSize(c.out);
     std::vector<uint8_t> vector_out(extent * out_size, 0xA5), scalar_out(extent * out_size, 0xA5);
     const size_t g = DtypeSize(c.grad) * misalign, s = DtypeSize(c.self) * misalign, o = out_size * misalign;
@@ -125,8 +101,8 @@ TEST_P(SimdKernel, RunsWithMixedStridesMatchScalar) {
   for (const auto& stride : strides) {
     for (int64_t count : {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 255, 256, 257, 513}) {
       auto extent = [&](int64_t st) { return static_cast<size_t>(1 + (count - 1) * st); };
-      const std::vector<uint8_t> grad = TestValues(c.grad, extent(stride[0]), 31 + static_cast<uint32_t>(count));
-      const std::vector<uint8_t> self = TestValues(c.self, extent(stride[1]), 32 + static_cast<uint32_t>(count));
+      const std::vector<uint8_t> grad = KernelTestValues(c.grad, extent(stride[0]), 31 + static_cast<uint32_t>(count));
+      const std::vector<uint8_t> self = KernelTestValues(c.self, extent(stride[1]), 32 + static_cast<uint32_t>(count));
       const size_t out_size = DtypeSize(c.out);
       std::vector<uint8_t> vector_out(extent(stride[2]) * out_size, 0xA5), scalar_out(vector_out);
       vector_(grad.data(), stride[0], self.data(), stride[1], vector_out.data(), stride[2], count);
@@ -153,8 +129,8 @@ void ExpectTileSameAsScalar(const PathCase& c, HardsigmoidBackwardRunFn scalar, 
   const int64_t out_pitch = size0 * out_step + (layout == 0 ? 0 : 7);
   const size_t in_extent = static_cast<size_t>(misalign + size0 * in_pitch);
   const size_t out_extent = static_cast<size_t>(misalign + size1 * out_pitch);
-  const std::vector<uint8_t> grad = TestValues(c.grad, in_extent, 21 + static_cast<uint32_t>(size0));
-  const std::vector<uint8_t> self = TestValues(c.self, in_extent, 22 + static_cast<uint32_t>(size1));
+  const std::vector<uint8_t> grad = KernelTestValues(c.grad, in_extent, 21 + static_cast<uint32_t>(size0));
+  const std::vector<uint8_t> self = KernelTestValues(c.self, in_extent, 22 + static_cast<uint32_t>(size1));
   const size_t out_size = DtypeSize(c.out);
   std::vector<uint8_t> tile_out(out_extent * out_size, 0xA5), scalar_out(out_extent * out_size, 0xA5);
   const uint8_t* g = grad.data() + DtypeSize(c.grad) * misalign;
@@ -204,7 +180,7 @@ TEST(SimdKernelSameHalfType, EverySelfAndGradBitPatternMatchesScalar) {
   for (size_t i = 0; i < count; ++i) every_pattern[i] = static_cast<uint16_t>(i);
   for (int64_t target : AvailableTargets()) {
     for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
-      const std::vector<uint8_t> values = TestValues(dtype, count, 71);
+      const std::vector<uint8_t> values = KernelTestValues(dtype, count, 71);
       std::memcpy(mixed.data(), values.data(), count * sizeof(uint16_t));
       const HardsigmoidBackwardRunFn vector = SelectKernel(dtype, dtype, dtype, dtype, target);
       const HardsigmoidBackwardRunFn scalar = SelectScalarKernel(dtype, dtype, dtype, dtype);
@@ -237,7 +213,7 @@ TEST(SimdKernelSameHalfType, EveryGradBitPatternFillingWholeVectorsMatchesScalar
   for (size_t i = 0; i < count; ++i) grad[i] = static_cast<uint16_t>(i / kCopies);
   for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
     std::vector<uint16_t> self(count), expected(count);
-    const std::vector<uint8_t> values = TestValues(dtype, count, 91);
+    const std::vector<uint8_t> values = KernelTestValues(dtype, count, 91);
     std::memcpy(self.data(), values.data(), count * sizeof(uint16_t));
     SelectScalarKernel(dtype, dtype, dtype, dtype)(grad.data(), 1, self.data(), 1, expected.data(), 1,
                                                    static_cast<int64_t>(count));
@@ -267,7 +243,7 @@ TEST(SimdKernelFloatWindow, EveryFloat32SelfUpperHalfMatchesScalar) {
   for (uint32_t upper = 0; upper < 0x10000; ++upper) {
     for (uint32_t lower : lower_halves) self.push_back(BitsToFloat(upper << 16 | lower));
   }
-  const std::vector<uint8_t> grad_bytes = TestValues(ACL_FLOAT, self.size(), 81);
+  const std::vector<uint8_t> grad_bytes = KernelTestValues(ACL_FLOAT, self.size(), 81);
   const int64_t count = static_cast<int64_t>(self.size());
   for (int64_t target : AvailableTargets()) {
     for (aclDataType out : kOutTypes) {
@@ -295,7 +271,7 @@ TEST(SimdTileKernel, LargePlanesWithStreamingStoresMatchScalar) {
       const HardsigmoidBackwardRunFn scalar = SelectScalarKernel(grad, self, promoted, ACL_FLOAT);
       ASSERT_NE(tile, nullptr);
       const size_t count = static_cast<size_t>(size0 * size1);
-      const std::vector<uint8_t> g = TestValues(grad, count, 51), s = TestValues(self, count, 52);
+      const std::vector<uint8_t> g = KernelTestValues(grad, count, 51), s = KernelTestValues(self, count, 52);
       std::vector<float> expected(count), actual(count);
       tile(g.data(), size1, 1, s.data(), size1, 1, actual.data(), 1, size0, size0, size1);
       for (int64_t j = 0; j < size1; ++j) {
@@ -317,8 +293,8 @@ TEST(SimdTileKernel, OutAliasingGradOutputMatchesOutOfPlace) {
       const aclDataType promoted = PromoteFloatingTypes(grad_and_out, self);
       const HardsigmoidBackwardTileFn tile = SelectTileKernel(grad_and_out, self, promoted, grad_and_out, target);
       const size_t count = static_cast<size_t>(size0 * size1);
-      std::vector<uint8_t> grad = TestValues(grad_and_out, count, 61);
-      const std::vector<uint8_t> self_values = TestValues(self, count, 62);
+      std::vector<uint8_t> grad = KernelTestValues(grad_and_out, count, 61);
+      const std::vector<uint8_t> self_values = KernelTestValues(self, count, 62);
       std::vector<uint8_t> expected(grad.size());
       tile(grad.data(), size1, 1, self_values.data(), size1, 1, expected.data(), size1, 1, size0, size1);
       tile(grad.data(), size1, 1, self_values.data(), size1, 1, grad.data(), size1, 1, size0, size1);
@@ -349,7 +325,7 @@ void ExpectStreamingKernelsMatchScalar(int64_t input_stride, const std::vector<a
             for (int64_t count : {int64_t{0}, int64_t{1}, int64_t{15}, int64_t{16}, int64_t{17}, int64_t{65},
                                   int64_t{1000}, block - 1, block + 40, 2 * block + 33}) {
               const size_t extent = static_cast<size_t>(misalign + count * input_stride);
-              const std::vector<uint8_t> g = TestValues(grad, extent, 11), s = TestValues(self, extent, 12);
+              const std::vector<uint8_t> g = KernelTestValues(grad, extent, 11), s = KernelTestValues(self, extent, 12);
               const size_t out_extent = static_cast<size_t>(misalign + count);
               std::vector<uint8_t> expected((out_extent + 1) * out_size, 0xA5), actual(expected);
               const size_t g_off = DtypeSize(grad) * misalign, s_off = DtypeSize(self) * misalign;
@@ -391,8 +367,8 @@ void ExpectInPlaceMatchesOutOfPlace(Selector select, int64_t count) {
     for (aclDataType grad_and_out : kInputTypes) {
       for (aclDataType self : kInputTypes) {
         const aclDataType promoted = PromoteFloatingTypes(grad_and_out, self);
-        std::vector<uint8_t> grad = TestValues(grad_and_out, count, 5);
-        const std::vector<uint8_t> self_values = TestValues(self, count, 6);
+        std::vector<uint8_t> grad = KernelTestValues(grad_and_out, count, 5);
+        const std::vector<uint8_t> self_values = KernelTestValues(self, count, 6);
         std::vector<uint8_t> expected(grad.size());
         SelectScalarKernel(grad_and_out, self, promoted, grad_and_out)(grad.data(), 1, self_values.data(), 1,
                                                                        expected.data(), 1, count);

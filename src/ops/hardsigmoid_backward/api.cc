@@ -1,34 +1,14 @@
 // aclcpu: the two entry points of aclnnHardsigmoidBackward. Thin by design:
-// check (check.cc) -> plan (plan.cc) -> executor (executor.cc) in phase 1; phase 2
-// is the operator-independent executor run of libnnopbase.
-#include <cstdlib>
-#include <new>
-
+// check (check.cc) -> plan (plan.cc) -> the shared executor
+// (ops/shared/elementwise_launch.h) in phase 1; phase 2 is the
+// operator-independent executor run of libnnopbase.
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_hardsigmoid_backward.h"
 #include "common/error_report.h"
-#include "meta/tensor.h"
 #include "ops/hardsigmoid_backward/check.h"
-#include "ops/hardsigmoid_backward/executor.h"
-
-namespace aclcpu {
-namespace {
-
-const MetaServices* LoadMetaServices() {
-  const MetaServices* const services = aclcpuMetaServices(kMetaServicesAbi);
-  if (services == nullptr) AbortOnAbiMismatch("libnnopbase.so", kMetaServicesAbi);
-  return services;
-}
-
-// Looked up when the library is loaded (libnnopbase, a dependency, is loaded and
-// relocated by then, and aclcpuMetaServices returns a constant table), so that
-// the three uses in a call read a pointer instead of a guarded local static.
-const MetaServices* const g_meta_services = LoadMetaServices();
-
-const MetaServices& Meta() { return *g_meta_services; }
-
-}  // namespace
-}  // namespace aclcpu
+#include "ops/hardsigmoid_backward/plan.h"
+#include "ops/shared/elementwise_launch.h"
+#include "ops/shared/meta_services.h"
 
 extern "C" {
 
@@ -41,34 +21,12 @@ aclnnStatus aclnnHardsigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput
                                kPhase1Name);
   }
   *executor = nullptr;
-  aclnnStatus status = CheckParams(gradOutput, self, out);
+  const aclnnStatus status = CheckParams(gradOutput, self, out);
   if (status != ACLNN_SUCCESS) return status;
-
-  static_assert(sizeof(Executor) <= aclcpu::kMaxExecutorBytes, "Executor must fit an executor slot");
-  void* memory = aclcpu::Meta().allocate_executor(sizeof(Executor));
-  if (memory == nullptr) {
-    // Arguments the plan refuses are reported as such, whatever the memory.
-    Plan plan;
-    status = BuildPlan(gradOutput, self, out, &plan);
-    if (status != ACLNN_SUCCESS) return status;
-    return aclcpu::ReportError(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of memory creating the executor.",
-                               kPhase1Name);
-  }
-  Executor* created = new (memory) Executor();
-  Plan* plan = created->mutable_plan();
-  status = BuildPlan(gradOutput, self, out, plan);
-  if (status != ACLNN_SUCCESS) {
-    created->~Executor();
-    aclcpu::Meta().abandon_executor(memory);
-    return status;
-  }
-  created->workspace_size = plan->workspace_size;
-  created->inputs[0] = gradOutput->data;
-  created->inputs[1] = self->data;
-  created->outputs[0] = out->data;
-  *workspaceSize = plan->workspace_size;
-  *executor = aclcpu::Meta().adopt_executor(created);
-  return ACLNN_SUCCESS;
+  const aclcpu::ElementwiseOperand operands[kNumOperands] = {{out, "out"}, {gradOutput, "gradOutput"}, {self, "self"}};
+  return aclcpu::CreateElementwiseExecutor<Plan>(
+      kOpInfo, operands, [&](Plan* plan) { return BuildPlan(gradOutput, self, out, plan); }, workspaceSize,
+      executor);
 }
 
 aclnnStatus aclnnHardsigmoidBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,

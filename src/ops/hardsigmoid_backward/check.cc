@@ -1,64 +1,34 @@
 #include "ops/hardsigmoid_backward/check.h"
 
-#include <initializer_list>
-#include <string>
-
 #include "aclnn/opdev/op_errno.h"
-#include "common/dims_string.h"
 #include "common/dtype.h"
-#include "common/env.h"
 #include "common/error_report.h"
 #include "common/soc.h"
 #include "meta/tensor.h"
-#include "runtime/strict.h"
+#include "ops/shared/argument_checks.h"
 
 namespace aclcpu {
 namespace hardsigmoid_backward {
 namespace {
 
-// The three arguments in the API's order, with the names messages use.
-struct Argument {
-  const aclTensor* tensor;
-  const char* name;
-};
+// The three arguments in the API's order.
 enum { kGradArgument = 0, kSelfArgument = 1, kOutArgument = 2, kNumArguments = 3 };
 
-aclnnStatus CheckNotNull(const Argument* arguments) {
-  for (int i = 0; i < kNumArguments; ++i) {
-    if (arguments[i].tensor == nullptr) {
-      return ReportError(ACLNN_ERR_PARAM_NULLPTR, "%s: expected a tensor for argument %s but got null.",
-                         kPhase1Name, arguments[i].name);
-    }
-  }
-  // Destroyed tensors stay readable, marked dead, for a while (long in strict
-  // mode, a thread's last few otherwise), so using one is reported here, right
-  // after the null checks.
-  for (int i = 0; i < kNumArguments; ++i) {
-    const aclnnStatus alive = CheckTensorAlive(arguments[i].tensor, kPhase1Name, arguments[i].name);
-    if (alive != ACLNN_SUCCESS) return alive;
-  }
-  return ACLNN_SUCCESS;
-}
-
 // The operator's dtype list depends on the chip: BF16 only from the A2 class on.
-bool IsSupportedInputDtype(int32_t dtype, const SocInfo& soc) {
-  return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || (dtype == ACL_BF16 && SocSupportsBf16(soc.family));
-}
+constexpr aclDataType kDtypesWithBf16[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+constexpr aclDataType kDtypesWithoutBf16[] = {ACL_FLOAT, ACL_FLOAT16};
 
-aclnnStatus CheckDtypes(const Argument* arguments) {
-  const SocInfo* soc = CurrentSoc();
-  if (soc == nullptr) {
-    return ReportError(ACLNN_ERR_INNER, "%s: ACLCPU_SOC=\"%s\" names no SoC aclcpu emulates; use one of: %s.",
-                       kPhase1Name, GetEnv("ACLCPU_SOC"), KnownSocNames().c_str());
-  }
+aclnnStatus CheckDtypes(const ElementwiseOperand* arguments) {
+  const SocInfo* soc = nullptr;
+  aclnnStatus status = CheckSocKnown(kPhase1Name, &soc);
+  if (status != ACLNN_SUCCESS) return status;
+  const bool bf16 = SocSupportsBf16(soc->family);
   for (const int i : {kGradArgument, kSelfArgument}) {
-    const aclTensor* tensor = arguments[i].tensor;
-    if (!IsSupportedInputDtype(tensor->dtype, *soc)) {
-      return ReportError(ACLNN_ERR_PARAM_INVALID,
-                         "%s: %s has dtype %s, which %s (%s) does not support; supported dtypes: %s.", kPhase1Name,
-                         arguments[i].name, DtypeName(tensor->dtype), soc->name, soc->product,
-                         SocSupportsBf16(soc->family) ? "[DT_FLOAT, DT_FLOAT16, DT_BF16]" : "[DT_FLOAT, DT_FLOAT16]");
-    }
+    status = bf16 ? CheckDtypeSupported(kPhase1Name, arguments[i], *soc, kDtypesWithBf16, 3,
+                                        "[DT_FLOAT, DT_FLOAT16, DT_BF16]")
+                  : CheckDtypeSupported(kPhase1Name, arguments[i], *soc, kDtypesWithoutBf16, 2,
+                                        "[DT_FLOAT, DT_FLOAT16]");
+    if (status != ACLNN_SUCCESS) return status;
   }
   // Dtype codes as given (common/raw_enum.h): out's may be any int.
   const int32_t grad = arguments[kGradArgument].tensor->dtype;
@@ -74,39 +44,19 @@ aclnnStatus CheckDtypes(const Argument* arguments) {
   return ACLNN_SUCCESS;
 }
 
-bool SameDims(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-  const size_t rank = a.size();
-  if (b.size() != rank) return false;
-  for (size_t dim = 0; dim < rank; ++dim) {
-    if (a[dim] != b[dim]) return false;
-  }
-  return true;
-}
-
-aclnnStatus CheckShapes(const Argument* arguments) {
-  for (int i = 0; i < kNumArguments; ++i) {
-    const size_t rank = arguments[i].tensor->view_dims.size();
-    if (rank > static_cast<size_t>(kMaxRank)) {
-      return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: %s has %zu dims; at most %d are supported.", kPhase1Name,
-                         arguments[i].name, rank, kMaxRank);
-    }
-  }
-  const std::vector<int64_t>& self_dims = arguments[kSelfArgument].tensor->view_dims;
+aclnnStatus CheckShapes(const ElementwiseOperand* arguments) {
+  aclnnStatus status = CheckMaxRank(kPhase1Name, arguments, kNumArguments, kMaxAclnnRank);
   for (const int i : {kGradArgument, kOutArgument}) {
-    const std::vector<int64_t>& dims = arguments[i].tensor->view_dims;
-    if (!SameDims(dims, self_dims)) {
-      return ReportError(ACLNN_ERR_PARAM_INVALID, "%s: the shape of self %s must equal the shape of %s %s.",
-                         kPhase1Name, DimsString(self_dims).c_str(), arguments[i].name, DimsString(dims).c_str());
-    }
+    if (status == ACLNN_SUCCESS) status = CheckSameShape(kPhase1Name, arguments[kSelfArgument], arguments[i]);
   }
-  return ACLNN_SUCCESS;
+  return status;
 }
 
 }  // namespace
 
 aclnnStatus CheckParams(const aclTensor* grad, const aclTensor* self, const aclTensor* out) {
-  const Argument arguments[kNumArguments] = {{grad, "gradOutput"}, {self, "self"}, {out, "out"}};
-  aclnnStatus status = CheckNotNull(arguments);
+  const ElementwiseOperand arguments[kNumArguments] = {{grad, "gradOutput"}, {self, "self"}, {out, "out"}};
+  aclnnStatus status = CheckTensorsGiven(kPhase1Name, arguments, kNumArguments);
   if (status == ACLNN_SUCCESS) status = CheckDtypes(arguments);
   if (status == ACLNN_SUCCESS) status = CheckShapes(arguments);
   return status;

@@ -10,7 +10,6 @@ namespace hardsigmoid_backward {
 
 constexpr const char* kPhase1Name = "aclnnHardsigmoidBackwardGetWorkspaceSize";
 constexpr const char* kPhase2Name = "aclnnHardsigmoidBackward";
-constexpr int kMaxRank = 8;
 
 // CANN's documented checks, first failure wins:
 //   null gradOutput, self, out (in that order)              -> 161001

@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "common/float16.h"
+#include "ops/shared/element_types.h"
 #include "ops/hardsigmoid_backward/kernel.h"
 #include "simd/keep_scalar.h"
 
@@ -27,27 +28,22 @@ namespace hardsigmoid_backward {
 constexpr float kOneSixth = 1.0f / 6.0f;
 constexpr float kWindow = 3.0f;  // the gradient passes for -kWindow < self < kWindow
 
-// Element types: how each is stored and how it converts to and from float32.
-struct F32 {
-  using Storage = float;
-  static float Load(Storage v) { return v; }
-  static Storage Store(float v) { return v; }
+using element::Bf16;
+using element::F16;
+using element::F32;
+using element::F64;
+
+// 3.0 in each 16-bit float type's bits: |self| < 3 is tested on the bits
+// (simd/kernels-inl.h, simd/grad_f16.cc, simd/grad_bf16.cc).
+template <class Half>
+struct WindowBits;
+template <>
+struct WindowBits<F16> {
+  static constexpr uint16_t kValue = 0x4200;
 };
-struct F16 {
-  using Storage = uint16_t;
-  static constexpr uint16_t kWindowBits = 0x4200;  // 3.0: |self| < 3 on the bits (simd/kernels-inl.h)
-  static float Load(Storage v) { return HalfToFloat(v); }
-  static Storage Store(float v) { return FloatToHalf(v); }
-};
-struct Bf16 {
-  using Storage = uint16_t;
-  static constexpr uint16_t kWindowBits = 0x4040;  // 3.0
-  static float Load(Storage v) { return Bf16ToFloat(v); }
-  static Storage Store(float v) { return FloatToBf16(v); }
-};
-struct F64 {  // an output type only
-  using Storage = double;
-  static Storage Store(float v) { return static_cast<double>(v); }
+template <>
+struct WindowBits<Bf16> {
+  static constexpr uint16_t kValue = 0x4040;
 };
 
 inline float HardsigmoidGrad(float grad, float self) {
@@ -60,17 +56,11 @@ inline typename Out::Storage ToOut(float value) {
   return Out::Store(Promoted::Load(Promoted::Store(value)));
 }
 
-// Calls pick(Tag{}) with the element type of a compute dtype (FLOAT, FLOAT16,
-// BF16); nullptr for any other dtype. Kernel selection nests it per operand;
+// Calls pick(Tag{}) with the element type of a compute dtype (element_types.h);
 // Fn is the kind of kernel selected (a run or a tile kernel).
 template <typename Fn = HardsigmoidBackwardRunFn, typename Pick>
 Fn WithComputeType(aclDataType dtype, Pick pick) {
-  switch (dtype) {
-    case ACL_FLOAT: return pick(F32{});
-    case ACL_FLOAT16: return pick(F16{});
-    case ACL_BF16: return pick(Bf16{});
-    default: return nullptr;
-  }
+  return element::WithFloatType<Fn>(dtype, pick);
 }
 
 template <typename Grad, typename Self, typename Promoted, typename Out>

@@ -44,7 +44,7 @@ ACLCPU_AVX512_BF16_ATTR void SameBf16RunWithBf16Instructions(const uint16_t* g, 
                                                                  11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
   const __m512i interleave = _mm512_load_si512(kInterleave);
   const __m512i magnitude_bits = _mm512_set1_epi16(0x7FFF);
-  const __m512i window_bits = _mm512_set1_epi16(static_cast<int16_t>(Bf16::kWindowBits));
+  const __m512i window_bits = _mm512_set1_epi16(static_cast<int16_t>(WindowBits<Bf16>::kValue));
   const __m512i upper_halves = _mm512_set1_epi32(static_cast<int32_t>(0xFFFF0000u));
   const __m512 one_sixth = _mm512_set1_ps(kOneSixth);
   constexpr int kDenormal = 0x20;  // VFPCLASSPS category bit
@@ -168,7 +168,7 @@ ACLCPU_AVX512_FP16_VBMI_ATTR int64_t RunUntilOffTable(const uint16_t* g, const u
   const __m512i below_high = _mm512_load_si512(kBelowGrad.bytes + 64);
   const __m512i two_exponent_steps = _mm512_set1_epi16(256);
   const __m512i magnitude_bits = _mm512_set1_epi16(0x7FFF);
-  const __m512i window_bits = _mm512_set1_epi16(static_cast<int16_t>(Bf16::kWindowBits));
+  const __m512i window_bits = _mm512_set1_epi16(static_cast<int16_t>(WindowBits<Bf16>::kValue));
   int64_t i = begin;
   for (; i + kLanes16 <= count; i += kLanes16) {
     const __m512i grad_bits = _mm512_loadu_si512(g + i);

@@ -49,7 +49,7 @@ ACLCPU_AVX512_FP16_ATTR void SameF16RunWithFp16Instructions(const uint16_t* g, c
   constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
   constexpr int kNanOrSubnormal = 0x01 | 0x80 | 0x20;  // VFPCLASSPH: quiet NaN, signalling NaN, denormal
   const __m512i magnitude_bits = _mm512_set1_epi16(0x7FFF);
-  const __m512i window_bits = _mm512_set1_epi16(static_cast<int16_t>(F16::kWindowBits));
+  const __m512i window_bits = _mm512_set1_epi16(static_cast<int16_t>(WindowBits<F16>::kValue));
   const __m512h one_sixth = _mm512_set1_ph(static_cast<_Float16>(kOneSixth));
   const __m512h six = _mm512_set1_ph(static_cast<_Float16>(6.0f));
   int64_t i = 0;

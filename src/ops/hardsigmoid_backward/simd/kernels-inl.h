@@ -26,6 +26,7 @@
 #include "ops/hardsigmoid_backward/kernel.h"
 #include "ops/hardsigmoid_backward/scalar_kernel.h"
 #include "ops/hardsigmoid_backward/simd/select_by_grad-inl.h"
+#include "ops/shared/simd/element_io-inl.h"
 #include "simd/convert-inl.h"
 #include "simd/keep_scalar.h"
 #include "simd/transpose-inl.h"
@@ -46,43 +47,12 @@ using aclcpu::HWY_NAMESPACE::LoadF16AsF32;
 using aclcpu::HWY_NAMESPACE::StoreF32AsBf16;
 using aclcpu::HWY_NAMESPACE::StoreF32AsF16;
 using aclcpu::HWY_NAMESPACE::TransposeBlock;
-
-// Vector loads and stores of each element type, as float32 lanes.
-template <class Type>
-struct VectorIo;
-
-template <>
-struct VectorIo<F32> {
-  template <class DF>
-  static hn::Vec<DF> Load(DF df, const float* p) { return hn::LoadU(df, p); }
-  template <class DF>
-  static void Store(DF df, hn::Vec<DF> v, float* p) { hn::StoreU(v, df, p); }
-};
-
-template <>
-struct VectorIo<F16> {
-  template <class DF>
-  static hn::Vec<DF> Load(DF df, const uint16_t* p) { return LoadF16AsF32(df, p); }
-  template <class DF>
-  static void Store(DF df, hn::Vec<DF> v, uint16_t* p) { StoreF32AsF16(df, v, p); }
-};
-
-template <>
-struct VectorIo<Bf16> {
-  template <class DF>
-  static hn::Vec<DF> Load(DF df, const uint16_t* p) { return LoadBf16AsF32(df, p); }
-  template <class DF>
-  static void Store(DF df, hn::Vec<DF> v, uint16_t* p) { StoreF32AsBf16(df, v, p); }
-};
-
-template <>
-struct VectorIo<F64> {
-  template <class DF>
-  static void Store(DF /*df*/, hn::Vec<DF> v, double* p) {
-    const hn::Rebind<double, DF> dd;
-    hn::StoreU(hn::PromoteTo(dd, v), dd, p);
-  }
-};
+using aclcpu::HWY_NAMESPACE::ElementsBeforeAlignment;
+using aclcpu::HWY_NAMESPACE::ForEachFullVector;
+using aclcpu::HWY_NAMESPACE::ForEachStridedBlock;
+using aclcpu::HWY_NAMESPACE::StreamThroughBlocks;
+using aclcpu::HWY_NAMESPACE::StridedInput;
+using aclcpu::HWY_NAMESPACE::VectorIo;
 
 // Step 3 of the numerics: round to the promoted type. The identity for float32,
 // and skipped when out has the promoted type (rounding twice to the same format
@@ -121,85 +91,19 @@ HWY_INLINE hn::Vec<DF> ComputeVector(DF df, const typename Grad::Storage* g, con
 template <class Grad, class Self, class Promoted, class Out>
 void ContiguousRun(const void* grad, const void* self, void* out, int64_t count);
 
-// Copies `length` elements p[0], p[stride], ... to dst (a gather into scratch).
-// Step-2 views ([::2], the common strided case) are de-interleaved with two
-// vector loads and ConcatEven instead of element by element; a stride of 0
-// (broadcast) is a fill. `more_follow`: the view has elements after these, so
-// reading up to p[length * stride - 1] stays inside it.
-template <class T>
-HWY_INLINE void GatherToBlock(const T* HWY_RESTRICT p, int64_t stride, int64_t length, bool more_follow,
-                              T* HWY_RESTRICT dst) {
-  int64_t i = 0;
-  if (stride == 0) {
-    for (; i < length; ++i) dst[i] = p[0];
-    return;
-  }
-#if HWY_TARGET == HWY_SCALAR
-  (void)more_follow;  // only the vector de-interleave below reads ahead
-#else
-  if (stride == 2) {
-    const hn::ScalableTag<T> d;
-    const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-    // The second load reads up to p[2 * (i + lanes) - 1], one element past the
-    // last one used: at the end of the view, stop one vector short so it stays
-    // inside (elsewhere a block's last vector went element by element, an
-    // eighth of each 256-element block; step-2 64K, kernel alone, one core:
-    // f16 32 -> 52 GB/s, bf16 30 -> 47).
-    const int64_t vector_end = more_follow ? length : length - 1;
-    for (; i + lanes <= vector_end; i += lanes) {
-      const auto lo = hn::LoadU(d, p + 2 * i);
-      const auto hi = hn::LoadU(d, p + 2 * i + lanes);
-      hn::StoreU(hn::ConcatEven(d, hi, lo), d, dst + i);
-    }
-  }
-#endif
-  for (; i < length; ++i) dst[i] = KeepScalar(p[i * stride]);  // no gather (simd/keep_scalar.h)
-}
-
-// Strided runs (slices, transposed views walked in tiles, broadcast inputs):
-// gather a block of each strided operand into contiguous scratch, run the
-// contiguous vector kernel on it, and scatter the results. Operands with stride
-// 1 are used in place. The copies are branch-free, unlike a scalar select on
-// random data, and the arithmetic stays vectorised.
+// Strided runs (slices, transposed views walked in tiles, broadcast inputs), in
+// blocks through contiguous scratch (ops/shared/simd/element_io-inl.h).
 template <class Grad, class Self, class Promoted, class Out>
 void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
                 int64_t out_stride, int64_t count) {
-  constexpr int64_t kBlock = 256;
-  HWY_ALIGN typename Grad::Storage grad_block[kBlock];
-  HWY_ALIGN typename Self::Storage self_block[kBlock];
-  HWY_ALIGN typename Out::Storage out_block[kBlock];
-  const auto* g = static_cast<const typename Grad::Storage*>(grad);
-  const auto* s = static_cast<const typename Self::Storage*>(self);
-  auto* o = static_cast<typename Out::Storage*>(out);
-  for (int64_t start = 0; start < count; start += kBlock) {
-    const int64_t length = count - start < kBlock ? count - start : kBlock;
-    const typename Grad::Storage* g_run = g + start;
-    const typename Self::Storage* s_run = s + start;
-    const bool more_follow = start + length < count;
-    if (grad_stride != 1) {
-      GatherToBlock(g + start * grad_stride, grad_stride, length, more_follow, grad_block);
-      g_run = grad_block;
-    }
-    if (self_stride != 1) {
-      GatherToBlock(s + start * self_stride, self_stride, length, more_follow, self_block);
-      s_run = self_block;
-    }
-    if (out_stride == 1) {
-      ContiguousRun<Grad, Self, Promoted, Out>(g_run, s_run, o + start, length);
-    } else {
-      ContiguousRun<Grad, Self, Promoted, Out>(g_run, s_run, out_block, length);
-      for (int64_t i = 0; i < length; ++i) o[(start + i) * out_stride] = KeepScalar(out_block[i]);  // no scatter
-    }
-  }
-}
-
-// How many of `count` elements of `element_bytes` each at `out` come before the
-// first address aligned to `vector_bytes`, where non-temporal vector stores can
-// start; `count` (no streaming) if out cannot be aligned at all.
-inline int64_t ElementsBeforeAlignment(const void* out, int64_t element_bytes, int64_t vector_bytes, int64_t count) {
-  const int64_t misalignment = static_cast<int64_t>(reinterpret_cast<uintptr_t>(out) % vector_bytes);
-  const int64_t head = misalignment == 0 ? 0 : (vector_bytes - misalignment) / element_bytes;
-  return misalignment % element_bytes != 0 || head > count ? count : head;
+  StridedInput<Grad> g(static_cast<const typename Grad::Storage*>(grad), grad_stride);
+  StridedInput<Self> s(static_cast<const typename Self::Storage*>(self), self_stride);
+  ForEachStridedBlock<Out>(static_cast<typename Out::Storage*>(out), out_stride, count,
+                           [&](int64_t start, int64_t length, bool more_follow, typename Out::Storage* o) {
+                             ContiguousRun<Grad, Self, Promoted, Out>(g.Block(start, length, more_follow),
+                                                                      s.Block(start, length, more_follow), o,
+                                                                      length);
+                           });
 }
 
 // float32 inputs both viewed with step 2 ([::2]) and a dense out: de-interleave
@@ -287,7 +191,7 @@ int64_t SameHalfTypeRun(const uint16_t* g, const uint16_t* s, uint16_t* o, int64
     const hn::Rebind<int16_t, decltype(df)> di16_half;
     const hn::Rebind<uint16_t, decltype(df)> du16_half;
     const auto half_magnitude_bits = hn::Set(di16_half, 0x7FFF);
-    const auto half_window_bits = hn::Set(di16_half, static_cast<int16_t>(Half::kWindowBits));
+    const auto half_window_bits = hn::Set(di16_half, static_cast<int16_t>(WindowBits<Half>::kValue));
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
     for (; i + lanes <= count; i += lanes) {
       const auto self_bits = hn::BitCast(di16_half, hn::LoadU(du16_half, s + i));
@@ -299,7 +203,7 @@ int64_t SameHalfTypeRun(const uint16_t* g, const uint16_t* s, uint16_t* o, int64
   }
 #endif
   const auto magnitude_bits = hn::Set(di16, 0x7FFF);
-  const auto window_bits = hn::Set(di16, static_cast<int16_t>(Half::kWindowBits));
+  const auto window_bits = hn::Set(di16, static_cast<int16_t>(WindowBits<Half>::kValue));
   for (; i + lanes16 <= count; i += lanes16) {
     const auto self_bits = hn::BitCast(di16, hn::LoadU(du16, s + i));
     const auto inside = hn::RebindMask(du16, hn::Lt(hn::And(self_bits, magnitude_bits), window_bits));
@@ -343,19 +247,9 @@ void ContiguousRun(const void* grad, const void* self, void* out, int64_t count)
                 std::is_same_v<Self, Out> && std::is_same_v<Promoted, Out>) {
     i = SameHalfTypeRun<Out>(g, s, o, count);
   }
-  const auto vector_at = [&](int64_t at) {
+  i = ForEachFullVector(i, count, lanes, [&](int64_t at) {
     VectorIo<Out>::Store(df, ComputeVector<Grad, Self, Promoted, Out>(df, g + at, s + at), o + at);
-  };
-  // Four vectors a step: the loop's own instructions (index, compare, branch)
-  // were half of an f32 iteration's. Full API, f32 1K elements, one core (Xeon,
-  // AVX-512): 107-109 -> 92-95 ns a call.
-  for (; i + 4 * lanes <= count; i += 4 * lanes) {
-    vector_at(i);
-    vector_at(i + lanes);
-    vector_at(i + 2 * lanes);
-    vector_at(i + 3 * lanes);
-  }
-  for (; i + lanes <= count; i += lanes) vector_at(i);
+  });
   ScalarRun<Grad, Self, Promoted, Out>(g + i, 1, s + i, 1, o + i, 1, count - i);
 }
 
@@ -546,29 +440,12 @@ void StreamingThroughBlockRun(const void* grad, int64_t grad_stride, const void*
     kKernel(grad, grad_stride, self, self_stride, out, out_stride, count);
     return;
   }
-  constexpr int64_t kBlockBytes = 4096;  // a multiple of every target's vector size
-  constexpr int64_t kOutBytes = sizeof(typename Out::Storage);
-  constexpr int64_t kBlock = kBlockBytes / kOutBytes;
-  constexpr int64_t kGradBytes = sizeof(typename Grad::Storage);
-  constexpr int64_t kSelfBytes = sizeof(typename Self::Storage);
-  HWY_ALIGN uint8_t block[kBlockBytes];
-  const hn::ScalableTag<uint8_t> d8;
-  const int64_t vector_bytes = static_cast<int64_t>(hn::Lanes(d8));
-  const auto* g = static_cast<const uint8_t*>(grad);
-  const auto* s = static_cast<const uint8_t*>(self);
-  auto* o = static_cast<uint8_t*>(out);
-  const int64_t head = ElementsBeforeAlignment(o, kOutBytes, vector_bytes, count);
-  kKernel(g, 1, s, 1, o, 1, head);
-  int64_t i = head;
-  for (; i + kBlock <= count; i += kBlock) {
-    kKernel(g + i * kGradBytes, 1, s + i * kSelfBytes, 1, block, 1, kBlock);
-    uint8_t* target = o + i * kOutBytes;
-    for (int64_t byte = 0; byte < kBlockBytes; byte += vector_bytes) {
-      hn::Stream(hn::LoadU(d8, block + byte), d8, target + byte);
-    }
-  }
-  kKernel(g + i * kGradBytes, 1, s + i * kSelfBytes, 1, o + i * kOutBytes, 1, count - i);
-  hwy::FlushStream();  // weakly ordered: visible before the launch is reported complete
+  const auto* g = static_cast<const typename Grad::Storage*>(grad);
+  const auto* s = static_cast<const typename Self::Storage*>(self);
+  StreamThroughBlocks(static_cast<typename Out::Storage*>(out), count,
+                      [&](int64_t start, int64_t length, typename Out::Storage* dst) {
+                        kKernel(g + start, 1, s + start, 1, dst, 1, length);
+                      });
 }
 
 // Each grad dtype's kernels, compiled in a translation unit of their own

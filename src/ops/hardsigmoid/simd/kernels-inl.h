@@ -1,0 +1,99 @@
+// aclcpu: the vector hardsigmoid kernels, templates compiled by Highway for
+// every SIMD target and selected at run time (see simd/targets.h). Each kernel
+// handles a contiguous run with full vectors and hands the tail (fewer than one
+// vector of elements) to the scalar definition in scalar_kernel.h, which is also
+// the reference these kernels are tested against. Strided runs go in blocks
+// through contiguous scratch (ops/shared/simd/element_io-inl.h).
+//
+// Per-target include guard (Highway's convention for -inl.h files): this header
+// is re-included once per target by foreach_target.h.
+#if defined(ACLCPU_OPS_HARDSIGMOID_SIMD_KERNELS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ACLCPU_OPS_HARDSIGMOID_SIMD_KERNELS_INL_H_
+#undef ACLCPU_OPS_HARDSIGMOID_SIMD_KERNELS_INL_H_
+#else
+#define ACLCPU_OPS_HARDSIGMOID_SIMD_KERNELS_INL_H_
+#endif
+
+#include <cstdint>
+#include <type_traits>
+
+#include "hwy/highway.h"
+#include "ops/hardsigmoid/kernel.h"
+#include "ops/hardsigmoid/scalar_kernel.h"
+#include "ops/shared/simd/element_io-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclcpu {
+namespace hardsigmoid {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+namespace shared = aclcpu::HWY_NAMESPACE;  // ops/shared/simd/element_io-inl.h
+
+// The definition on float32 lanes (scalar_kernel.h). Max and Min of a NaN lane
+// differ between targets (x86 returns the second operand), while PyTorch's
+// std::max / std::min keep the NaN: a NaN self + 3 is put back explicitly. The
+// division is IEEE's on every target, correctly rounded like the scalar one.
+template <class DF>
+HWY_INLINE hn::Vec<DF> HardsigmoidVector(DF df, hn::Vec<DF> self) {
+  const auto shifted = hn::Add(self, hn::Set(df, kShift));
+  const auto clamped = hn::Min(hn::Max(shifted, hn::Zero(df)), hn::Set(df, kRange));
+  return hn::Div(hn::IfThenElse(hn::IsNaN(shifted), shifted, clamped), hn::Set(df, kRange));
+}
+
+// A contiguous run: full vectors, then the scalar tail.
+template <class Type>
+void ContiguousRun(const typename Type::Storage* s, typename Type::Storage* o, int64_t count) {
+  int64_t i = 0;
+  if constexpr (std::is_same_v<Type, I32>) {
+    // 1 where self >= 3 (scalar_kernel.h), else 0: one compare and a select.
+    const hn::ScalableTag<int32_t> di;
+    const auto below_one = hn::Set(di, kFirstIntegerAtOne - 1);
+    const auto one = hn::Set(di, 1);
+    i = shared::ForEachFullVector(i, count, static_cast<int64_t>(hn::Lanes(di)), [&](int64_t at) {
+      hn::StoreU(hn::IfThenElseZero(hn::Gt(hn::LoadU(di, s + at), below_one), one), di, o + at);
+    });
+  } else {
+    const hn::ScalableTag<float> df;
+    i = shared::ForEachFullVector(i, count, static_cast<int64_t>(hn::Lanes(df)), [&](int64_t at) {
+      shared::VectorIo<Type>::Store(df, HardsigmoidVector(df, shared::VectorIo<Type>::Load(df, s + at)), o + at);
+    });
+  }
+  ScalarRun<Type>(s + i, 1, o + i, 1, count - i);
+}
+
+template <class Type>
+void VectorRun(const void* self, int64_t self_stride, void* out, int64_t out_stride, int64_t count) {
+  using T = typename Type::Storage;
+  if (self_stride == 1 && out_stride == 1) {
+    ContiguousRun<Type>(static_cast<const T*>(self), static_cast<T*>(out), count);
+    return;
+  }
+  // In place through a strided view (self is out): each block is gathered into
+  // scratch before any of its elements is written, so the answer is the same.
+  shared::StridedInput<Type> s(static_cast<const T*>(self), self_stride);
+  shared::ForEachStridedBlock<Type>(static_cast<T*>(out), out_stride, count,
+                            [&](int64_t start, int64_t length, bool more_follow, T* o) {
+                              ContiguousRun<Type>(s.Block(start, length, more_follow), o, length);
+                            });
+}
+
+// The same with non-temporal stores for contiguous outputs far beyond the
+// last-level cache; other runs take VectorRun.
+template <class Type>
+void StreamingRun(const void* self, int64_t self_stride, void* out, int64_t out_stride, int64_t count) {
+  using T = typename Type::Storage;
+  if (self_stride != 1 || out_stride != 1) {
+    VectorRun<Type>(self, self_stride, out, out_stride, count);
+    return;
+  }
+  const T* s = static_cast<const T*>(self);
+  shared::StreamThroughBlocks(static_cast<T*>(out), count,
+                      [&](int64_t start, int64_t length, T* dst) { ContiguousRun<Type>(s + start, dst, length); });
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace hardsigmoid
+}  // namespace aclcpu
+HWY_AFTER_NAMESPACE();
+
+#endif  // per-target include guard

@@ -1,0 +1,180 @@
+// Every compiled SIMD target's hardsigmoid kernels against the one scalar
+// reference, bit for bit: every dtype, counts around each lane boundary,
+// unaligned pointers, strided and broadcast runs, in place (out = self,
+// contiguous and strided), the non-temporal-store variant, and every 16-bit
+// pattern.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "common/dtype.h"
+#include "common/float16.h"
+#include "../support/kernel_test_values.h"
+#include "ops/hardsigmoid/kernel.h"
+#include "simd/targets.h"
+
+namespace aclcpu {
+namespace hardsigmoid {
+namespace {
+
+struct KernelCase {
+  int64_t target;
+  aclDataType dtype;
+  bool streaming;
+};
+
+std::string CaseName(const ::testing::TestParamInfo<KernelCase>& info) {
+  return std::string(TargetName(info.param.target)) + "_" + (DtypeName(info.param.dtype) + 3) +
+         (info.param.streaming ? "_streaming" : "");
+}
+
+std::vector<KernelCase> AllCases() {
+  std::vector<KernelCase> cases;
+  for (int64_t target : AvailableTargets()) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}) {
+      for (bool streaming : {false, true}) cases.push_back({target, dtype, streaming});
+    }
+  }
+  return cases;
+}
+
+class HardsigmoidKernel : public ::testing::TestWithParam<KernelCase> {
+ protected:
+  void SetUp() override {
+    const KernelCase& c = GetParam();
+    vector_ = c.streaming ? SelectStreamingKernel(c.dtype, c.target) : SelectKernel(c.dtype, c.target);
+    scalar_ = SelectScalarKernel(c.dtype);
+    ASSERT_NE(vector_, nullptr);
+    ASSERT_NE(scalar_, nullptr);
+  }
+
+  // Runs both kernels on `count` elements, self starting `misalign` elements
+  // into its buffer, with the given strides, and compares every output byte
+  // (outside the run too: the buffers start equal). With `in_place` out is self.
+  void ExpectSameAsScalar(int64_t count, int64_t misalign, int64_t self_stride, int64_t out_stride,
+                          bool in_place) {
+    const aclDataType dtype = GetParam().dtype;
+    const size_t size = DtypeSize(dtype);
+    auto extent = [&](int64_t stride) { return static_cast<size_t>(misalign + (count > 0 ? (count - 1) * stride + 1 : 0)); };
+    const std::vector<uint8_t> self = KernelTestValues(dtype, extent(self_stride), 7 + static_cast<uint32_t>(count));
+    std::vector<uint8_t> vector_self = self, scalar_self = self;
+    std::vector<uint8_t> vector_out(extent(out_stride) * size, 0xA5), scalar_out(vector_out);
+    const size_t at = size * static_cast<size_t>(misalign);
+    if (in_place) {
+      vector_(vector_self.data() + at, self_stride, vector_self.data() + at, self_stride, count);
+      scalar_(scalar_self.data() + at, self_stride, scalar_self.data() + at, self_stride, count);
+      ASSERT_EQ(vector_self, scalar_self) << "in place, count " << count << " stride " << self_stride;
+      return;
+    }
+    vector_(self.data() + at, self_stride, vector_out.data() + at, out_stride, count);
+    scalar_(self.data() + at, self_stride, scalar_out.data() + at, out_stride, count);
+    ASSERT_EQ(vector_out, scalar_out) << "count " << count << " misalign " << misalign << " strides " << self_stride
+                                      << " " << out_stride;
+  }
+
+  RunFn vector_ = nullptr;
+  RunFn scalar_ = nullptr;
+};
+
+TEST_P(HardsigmoidKernel, ContiguousRunsOfEveryLengthAroundLaneBoundariesMatchScalar) {
+  for (int64_t count = 0; count <= 70; ++count) ExpectSameAsScalar(count, 0, 1, 1, false);
+  for (int64_t count : {127, 128, 129, 255, 256, 257, 1000, 4099, 9000}) ExpectSameAsScalar(count, 0, 1, 1, false);
+}
+
+TEST_P(HardsigmoidKernel, UnalignedPointersMatchScalar) {
+  for (int64_t misalign : {1, 3, 7}) {
+    for (int64_t count : {15, 16, 17, 33, 1001, 5000}) ExpectSameAsScalar(count, misalign, 1, 1, false);
+  }
+}
+
+// Step-2 self is de-interleaved with vector loads, stride 0 is a broadcast,
+// other strides are copied element by element; counts around the 256-element
+// scratch block.
+TEST_P(HardsigmoidKernel, StridedAndBroadcastRunsMatchScalar) {
+  const int64_t strides[][2] = {{2, 1}, {0, 1}, {3, 1}, {1, 2}, {2, 2}, {17, 5}};
+  for (const auto& stride : strides) {
+    for (int64_t count : {1, 7, 8, 9, 16, 17, 33, 255, 256, 257, 513}) {
+      ExpectSameAsScalar(count, 1, stride[0], stride[1], false);
+    }
+  }
+}
+
+TEST_P(HardsigmoidKernel, InPlaceRunsMatchScalar) {
+  for (int64_t stride : {1, 2, 3}) {
+    for (int64_t count : {1, 15, 16, 17, 257, 4099, 9000}) ExpectSameAsScalar(count, 1, stride, stride, true);
+  }
+}
+
+// Every 16-bit pattern (f16, bf16), a million float32 bit patterns, or int32
+// values around -3 and 3 and at the extremes, as one contiguous run.
+TEST_P(HardsigmoidKernel, EveryHalfPatternManyFloatPatternsAndIntegerEdgesMatchScalar) {
+  const aclDataType dtype = GetParam().dtype;
+  std::vector<uint8_t> self;
+  if (dtype == ACL_FLOAT16 || dtype == ACL_BF16) {
+    for (uint32_t bits = 0; bits < 65536; ++bits) {
+      self.push_back(static_cast<uint8_t>(bits));
+      self.push_back(static_cast<uint8_t>(bits >> 8));
+    }
+  } else if (dtype == ACL_INT32) {
+    for (int64_t value : {int64_t{INT32_MIN}, int64_t{INT32_MIN} + 1, int64_t{-4}, int64_t{-3}, int64_t{-2},
+                          int64_t{-1}, int64_t{0}, int64_t{1}, int64_t{2}, int64_t{3}, int64_t{4},
+                          int64_t{INT32_MAX} - 1, int64_t{INT32_MAX}}) {
+      const int32_t v = static_cast<int32_t>(value);
+      for (int repeat = 0; repeat < 5; ++repeat) self.insert(self.end(), reinterpret_cast<const uint8_t*>(&v),
+                                                             reinterpret_cast<const uint8_t*>(&v) + 4);
+    }
+  } else {
+    std::mt19937 random(2021);  // float32: a million random bit patterns
+    for (int i = 0; i < (1 << 20); ++i) {
+      const uint32_t bits = static_cast<uint32_t>(random());
+      self.insert(self.end(), reinterpret_cast<const uint8_t*>(&bits), reinterpret_cast<const uint8_t*>(&bits) + 4);
+    }
+  }
+  const int64_t count = static_cast<int64_t>(self.size() / DtypeSize(dtype));
+  std::vector<uint8_t> vector_out(self.size()), scalar_out(self.size());
+  vector_(self.data(), 1, vector_out.data(), 1, count);
+  scalar_(self.data(), 1, scalar_out.data(), 1, count);
+  ASSERT_EQ(vector_out, scalar_out);
+}
+
+uint32_t Bits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryTargetAndDtype, HardsigmoidKernel, ::testing::ValuesIn(AllCases()), CaseName);
+
+// The scalar reference itself on the contract's special values (the golden
+// data checks it against PyTorch at large): NaN propagates, ±inf give 1 and 0,
+// -0 gives 0.5, the clamps hold at ±3, and INT32 truncates toward zero.
+TEST(HardsigmoidScalarReference, SpecialValuesFollowTheContract) {
+  const RunFn f32 = SelectScalarKernel(ACL_FLOAT);
+  const float in[] = {NAN, INFINITY, -INFINITY, -0.0f, -3.0f, 3.0f, -4.0f, 4.0f, 0.0f};
+  float out[9];
+  f32(in, 1, out, 1, 9);
+  EXPECT_TRUE(std::isnan(out[0]));
+  EXPECT_EQ(out[1], 1.0f);
+  EXPECT_EQ(out[2], 0.0f);
+  EXPECT_EQ(out[3], 0.5f);
+  EXPECT_EQ(Bits(out[4]), 0u);  // +0
+  EXPECT_EQ(out[5], 1.0f);
+  EXPECT_EQ(Bits(out[6]), 0u);
+  EXPECT_EQ(out[7], 1.0f);
+  EXPECT_EQ(out[8], 0.5f);
+  const RunFn i32 = SelectScalarKernel(ACL_INT32);
+  const int32_t in_int[] = {INT32_MIN, -3, -2, 0, 2, 3, 4, INT32_MAX};
+  int32_t out_int[8];
+  i32(in_int, 1, out_int, 1, 8);
+  const int32_t expected[] = {0, 0, 0, 0, 0, 1, 1, 1};
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(out_int[i], expected[i]) << in_int[i];
+}
+
+}  // namespace
+}  // namespace hardsigmoid
+}  // namespace aclcpu
