@@ -12,14 +12,20 @@
 // once per iteration. Only the thread that raises the markers is traced.
 //
 // Usage: single_step_counter <program> [args...]   prints "instructions <n>"
+// With ACLCPU_COUNT_TRACE=<file>, also writes each counted instruction's
+// address to <file> (hex, one per line) and the program's memory map to
+// <file>.maps, for attributing the count to functions (attribute_trace.py).
 #include <sys/ptrace.h>
 #include <sys/types.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 namespace {
 
@@ -55,6 +61,8 @@ int main(int argc, char** argv) {
   // other signals are passed on, the markers' own are not delivered.
   uint64_t instructions = 0;
   int regions = 0;
+  const char* trace_path = std::getenv("ACLCPU_COUNT_TRACE");
+  FILE* trace = trace_path != nullptr ? std::fopen(trace_path, "w") : nullptr;
   for (;;) {
     status = Resume(child, PTRACE_CONT, 0);
     while (status != -1 && WIFSTOPPED(status) && WSTOPSIG(status) != SIGUSR1) {
@@ -68,10 +76,23 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "single_step_counter: the program ended inside a counted region\n");
         return 1;
       }
-      if (WSTOPSIG(status) == SIGUSR2) break;
-      if (WSTOPSIG(status) == SIGTRAP) ++instructions;
+      if (WSTOPSIG(status) == SIGUSR2) {
+        if (trace != nullptr && regions == 1) {  // the map, while the program still runs
+          const std::string copy = "cp /proc/" + std::to_string(child) + "/maps '" + trace_path + ".maps'";
+          if (std::system(copy.c_str()) != 0) std::fprintf(stderr, "single_step_counter: no memory map copied\n");
+        }
+        break;
+      }
+      if (WSTOPSIG(status) == SIGTRAP) {
+        ++instructions;
+        user_regs_struct registers{};
+        if (trace != nullptr && ptrace(PTRACE_GETREGS, child, nullptr, &registers) == 0) {
+          std::fprintf(trace, "%llx\n", static_cast<unsigned long long>(registers.rip));
+        }
+      }
     }
   }
+  if (trace != nullptr) std::fclose(trace);
   if (regions == 0) {
     std::fprintf(stderr, "single_step_counter: the program raised no SIGUSR1\n");
     return 1;
