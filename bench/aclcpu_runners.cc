@@ -3,6 +3,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_hardsigmoid.h"
 #include "aclnnop/aclnn_hardsigmoid_backward.h"
 #include "bench/runner.h"
 #include "ops/hardsigmoid_backward/kernel.h"
@@ -56,6 +57,38 @@ class AclcpuApiRunner : public Runner {
   aclTensor* out_ = nullptr;
 };
 
+// aclnnHardsigmoid (out-of-place) or aclnnInplaceHardsigmoid, the same way.
+class AclcpuForwardApiRunner : public Runner {
+ public:
+  AclcpuForwardApiRunner(const Case& c, const CaseBuffers& buffers) : inplace_(c.op == Op::kForwardInplace) {
+    self_ = CreateTensor(c, Operand::kSelf, c.dtypes.self, buffers.self);
+    if (!inplace_) out_ = CreateTensor(c, Operand::kOut, c.dtypes.out, buffers.out);
+  }
+  ~AclcpuForwardApiRunner() override {
+    aclDestroyTensor(self_);
+    if (out_ != nullptr) aclDestroyTensor(out_);
+  }
+
+  void Run() override {
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    const bool ok =
+        inplace_ ? aclnnInplaceHardsigmoidGetWorkspaceSize(self_, &workspace_size, &executor) == 0 &&
+                       workspace_size == 0 && aclnnInplaceHardsigmoid(nullptr, 0, executor, g_stream) == 0
+                 : aclnnHardsigmoidGetWorkspaceSize(self_, out_, &workspace_size, &executor) == 0 &&
+                       workspace_size == 0 && aclnnHardsigmoid(nullptr, 0, executor, g_stream) == 0;
+    if (!ok || aclrtSynchronizeStream(g_stream) != ACL_SUCCESS) {
+      throw std::runtime_error(std::string(inplace_ ? "aclnnInplaceHardsigmoid" : "aclnnHardsigmoid") +
+                               " failed: " + aclGetRecentErrMsg());
+    }
+  }
+
+ private:
+  bool inplace_;
+  aclTensor* self_ = nullptr;
+  aclTensor* out_ = nullptr;
+};
+
 aclDataType PromotedType(const DtypeCase& dtypes) { return dtypes.grad == dtypes.self ? dtypes.grad : ACL_FLOAT; }
 
 class AclcpuKernelRunner : public Runner {
@@ -84,11 +117,16 @@ std::string InitAclcpu(int threads) {
 
 std::unique_ptr<Runner> MakeAclcpuApiRunner(const Case& c, const CaseBuffers& buffers, int /*threads*/,
                                             std::string* /*why_not*/) {
+  if (c.op != Op::kBackward) return std::make_unique<AclcpuForwardApiRunner>(c, buffers);
   return std::make_unique<AclcpuApiRunner>(c, buffers);
 }
 
 std::unique_ptr<Runner> MakeAclcpuKernelRunner(const Case& c, const CaseBuffers& buffers, int /*threads*/,
                                                std::string* why_not) {
+  if (c.op != Op::kBackward) {
+    *why_not = "the kernel alone is measured for the backward op";
+    return nullptr;
+  }
   if (c.layout != Layout::kContiguous && c.layout != Layout::kStep2) {
     *why_not = "kernel alone runs one strided run; 2-D views need the executor";
     return nullptr;

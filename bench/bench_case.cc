@@ -1,5 +1,6 @@
 #include "bench/bench_case.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -50,6 +51,8 @@ float ElementAsFloat(const void* base, int64_t index, aclDataType dtype) {
       std::memcpy(&value, &bits, sizeof(value));
       return value;
     }
+    case ACL_INT32:
+      return static_cast<float>(static_cast<const int32_t*>(base)[index]);
     default:
       throw std::invalid_argument("benchmark: unexpected dtype");
   }
@@ -71,6 +74,9 @@ void FillRandom(void* base, int64_t count, aclDataType dtype, float lo, float hi
       case ACL_BF16:
         static_cast<uint16_t*>(base)[i] = FloatToBf16Bits(value);
         break;
+      case ACL_INT32:
+        static_cast<int32_t*>(base)[i] = static_cast<int32_t>(std::lround(value));
+        break;
       default:
         throw std::invalid_argument("benchmark: unexpected dtype");
     }
@@ -89,11 +95,22 @@ struct OwnedBuffers {
   std::string key;
   CaseBuffers buffers;
   ~OwnedBuffers() {
-    aclrtFree(buffers.grad);
+    if (buffers.grad != nullptr) aclrtFree(buffers.grad);
+    if (buffers.out != buffers.self) aclrtFree(buffers.out);  // in place, out is self
     aclrtFree(buffers.self);
-    aclrtFree(buffers.out);
   }
 };
+
+// The positions CheckOutput samples: evenly spread view elements.
+constexpr int64_t kSamples = 257;
+int64_t SampledElement(const Case& c, int64_t s) { return c.n == 1 ? 0 : s * (c.n - 1) / (kSamples - 1); }
+
+// The forward pair's definition (README.md, Semantics): float32 arithmetic, a
+// division by 6; INT32 truncates CANN's piecewise formula, so 1 from self >= 3.
+float HardsigmoidOf(float self, aclDataType dtype) {
+  if (dtype == ACL_INT32) return self >= 3.0f ? 1.0f : 0.0f;
+  return std::min(std::max(self + 3.0f, 0.0f), 6.0f) / 6.0f;
+}
 
 // The flat storage index of view element number `k` (row-major over the view shape).
 int64_t StorageIndex(const TensorView& view, int64_t k) {
@@ -106,6 +123,18 @@ int64_t StorageIndex(const TensorView& view, int64_t k) {
 }
 
 }  // namespace
+
+const char* OpPrefix(Op op) {
+  switch (op) {
+    case Op::kBackward:
+      return "";
+    case Op::kForward:
+      return "fwd/";
+    case Op::kForwardInplace:
+      return "fwd_inplace/";
+  }
+  return "?/";
+}
 
 const char* LayoutName(Layout layout) {
   switch (layout) {
@@ -124,6 +153,7 @@ const char* LayoutName(Layout layout) {
 }
 
 int64_t Case::UsefulBytes() const {
+  if (op != Op::kBackward) return (aclDataTypeSize(dtypes.self) + aclDataTypeSize(dtypes.out)) * n;
   const int64_t grad_elements = layout == Layout::kBroadcast ? BroadcastSide(n) : n;
   return aclDataTypeSize(dtypes.grad) * grad_elements + (aclDataTypeSize(dtypes.self) + aclDataTypeSize(dtypes.out)) * n;
 }
@@ -141,9 +171,12 @@ std::string SizeName(int64_t n) {
   return std::to_string(n);
 }
 
-std::string Case::Name() const { return std::string(dtypes.name) + "/" + LayoutName(layout) + "/" + SizeName(n); }
+std::string Case::Name() const {
+  return std::string(OpPrefix(op)) + dtypes.name + "/" + LayoutName(layout) + "/" + SizeName(n);
+}
 
 TensorView ViewOf(const Case& c, Operand operand) {
+  if (c.op == Op::kForwardInplace && operand == Operand::kOut) return ViewOf(c, Operand::kSelf);
   const bool input = operand != Operand::kOut;
   switch (c.layout) {
     case Layout::kContiguous:
@@ -170,32 +203,52 @@ const CaseBuffers& BuffersFor(const Case& c) {
   const std::string key = c.Name();
   if (current != nullptr && current->key == key) return current->buffers;
   current.reset();  // free the previous case before allocating the next
-  const int64_t grad_elements = ViewOf(c, Operand::kGrad).storage_elements;
   const int64_t self_elements = ViewOf(c, Operand::kSelf).storage_elements;
   const int64_t out_elements = ViewOf(c, Operand::kOut).storage_elements;
   auto owned = std::make_unique<OwnedBuffers>();
   owned->key = key;
-  owned->buffers.grad = DeviceAlloc(grad_elements * aclDataTypeSize(c.dtypes.grad));
+  if (c.op == Op::kBackward) {
+    const int64_t grad_elements = ViewOf(c, Operand::kGrad).storage_elements;
+    owned->buffers.grad = DeviceAlloc(grad_elements * aclDataTypeSize(c.dtypes.grad));
+    FillRandom(owned->buffers.grad, grad_elements, c.dtypes.grad, -1.0f, 1.0f, 0x9e3779b97f4a7c15ull);
+  }
   owned->buffers.self = DeviceAlloc(self_elements * aclDataTypeSize(c.dtypes.self));
-  owned->buffers.out = DeviceAlloc(out_elements * aclDataTypeSize(c.dtypes.out));
-  FillRandom(owned->buffers.grad, grad_elements, c.dtypes.grad, -1.0f, 1.0f, 0x9e3779b97f4a7c15ull);
   FillRandom(owned->buffers.self, self_elements, c.dtypes.self, -4.5f, 4.5f, 0xd1b54a32d192ed03ull);
-  // Touch every output page now, so no implementation pays the first-touch faults.
-  std::memset(owned->buffers.out, 0, out_elements * aclDataTypeSize(c.dtypes.out));
+  if (c.op == Op::kForwardInplace) {
+    owned->buffers.out = owned->buffers.self;
+  } else {
+    owned->buffers.out = DeviceAlloc(out_elements * aclDataTypeSize(c.dtypes.out));
+    // Touch every output page now, so no implementation pays the first-touch faults.
+    std::memset(owned->buffers.out, 0, out_elements * aclDataTypeSize(c.dtypes.out));
+  }
   current = std::move(owned);
   return current->buffers;
 }
 
-std::string CheckOutput(const Case& c, const CaseBuffers& buffers) {
-  const TensorView grad_view = ViewOf(c, Operand::kGrad);
+InputSamples SampleInputs(const Case& c, const CaseBuffers& buffers) {
+  InputSamples samples;
   const TensorView self_view = ViewOf(c, Operand::kSelf);
-  const TensorView out_view = ViewOf(c, Operand::kOut);
-  constexpr int64_t kSamples = 257;
   for (int64_t s = 0; s < kSamples; ++s) {
-    const int64_t k = c.n == 1 ? 0 : s * (c.n - 1) / (kSamples - 1);
-    const float grad = ElementAsFloat(buffers.grad, StorageIndex(grad_view, k), c.dtypes.grad);
-    const float self = ElementAsFloat(buffers.self, StorageIndex(self_view, k), c.dtypes.self);
-    const float expected = (self > -3.0f && self < 3.0f) ? grad * (1.0f / 6.0f) : 0.0f;
+    samples.self.push_back(ElementAsFloat(buffers.self, StorageIndex(self_view, SampledElement(c, s)), c.dtypes.self));
+  }
+  if (c.op == Op::kBackward) {
+    const TensorView grad_view = ViewOf(c, Operand::kGrad);
+    for (int64_t s = 0; s < kSamples; ++s) {
+      samples.grad.push_back(
+          ElementAsFloat(buffers.grad, StorageIndex(grad_view, SampledElement(c, s)), c.dtypes.grad));
+    }
+  }
+  return samples;
+}
+
+std::string CheckOutput(const Case& c, const CaseBuffers& buffers, const InputSamples& inputs) {
+  const TensorView out_view = ViewOf(c, Operand::kOut);
+  for (int64_t s = 0; s < kSamples; ++s) {
+    const int64_t k = SampledElement(c, s);
+    const float self = inputs.self[s];
+    const float expected = c.op != Op::kBackward                ? HardsigmoidOf(self, c.dtypes.self)
+                           : (self > -3.0f && self < 3.0f) ? inputs.grad[s] * (1.0f / 6.0f)
+                                                           : 0.0f;
     const float got = ElementAsFloat(buffers.out, StorageIndex(out_view, k), c.dtypes.out);
     if (!(std::fabs(got - expected) <= std::fabs(expected) * (1.0f / 128.0f) + 1e-30f)) {
       char message[160];

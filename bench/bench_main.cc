@@ -42,6 +42,16 @@ const DtypeCase kDtypeCases[] = {
     {"mixed_f16g_f32s_f32o", ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT},  // f16 grad, f32 self -> f32 out
 };
 const int64_t kContiguousSizes[] = {1, kK, 64 * kK, kM, 16 * kM, 64 * kM};
+
+// The forward pair (aclnnHardsigmoid, aclnnInplaceHardsigmoid): self and out of
+// one dtype; grad is unused and set to the same so every field is a valid dtype.
+const DtypeCase kForwardDtypeCases[] = {
+    {"f32", ACL_FLOAT, ACL_FLOAT, ACL_FLOAT},
+    {"f16", ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16},
+    {"bf16", ACL_BF16, ACL_BF16, ACL_BF16},
+    {"i32", ACL_INT32, ACL_INT32, ACL_INT32},
+};
+const int64_t kForwardContiguousSizes[] = {kK, kM, 16 * kM};
 const int64_t kStep2Sizes[] = {64 * kK, kM, 16 * kM};
 
 RunnerFactory FactoryOf(Impl impl) {
@@ -70,6 +80,10 @@ RunnerFactory FactoryOf(Impl impl) {
 bool Supports(const Case& c, Impl impl, std::string* why_not) {
   switch (impl) {
     case Impl::kAclcpuKernel:
+      if (c.op != Op::kBackward) {
+        *why_not = "the kernel alone is measured for the backward op";
+        return false;
+      }
       if (c.layout != Layout::kContiguous && c.layout != Layout::kStep2) {
         *why_not = "kernel alone runs one strided run; 2-D views need the executor";
         return false;
@@ -81,9 +95,13 @@ bool Supports(const Case& c, Impl impl, std::string* why_not) {
         *why_not = "strided cases are compared with the contiguous roofline of the same size";
         return false;
       }
+      if (impl == Impl::kRooflineNt && c.op == Op::kForwardInplace) {
+        *why_not = "in place, out's lines are read first: non-temporal stores save no read";
+        return false;
+      }
       return true;
     case Impl::kConversionCeiling:
-      if (c.layout != Layout::kContiguous || c.dtypes.grad != ACL_FLOAT16 || c.dtypes.self != ACL_FLOAT16 ||
+      if (c.op != Op::kBackward || c.layout != Layout::kContiguous || c.dtypes.grad != ACL_FLOAT16 || c.dtypes.self != ACL_FLOAT16 ||
           c.dtypes.out != ACL_FLOAT16) {
         *why_not = "the f16 conversion ceiling is measured for contiguous all-f16 cases";
         return false;
@@ -108,6 +126,8 @@ void RunBenchmark(benchmark::State& state, Case c, Impl impl, int threads) {
   const CaseBuffers& buffers = BuffersFor(c);
   std::string why_not;
   std::unique_ptr<Runner> runner;
+  // Read before the warm-up call, whose output is checked: in place, it overwrites them.
+  const InputSamples inputs = SampleInputs(c, buffers);
   try {
     runner = FactoryOf(impl)(c, buffers, threads, &why_not);
     if (runner != nullptr) runner->Run();  // warm-up: caches, JIT, thread start
@@ -120,7 +140,7 @@ void RunBenchmark(benchmark::State& state, Case c, Impl impl, int threads) {
     return;
   }
   if (impl != Impl::kRoofline && impl != Impl::kRooflineNt && impl != Impl::kConversionCeiling) {
-    const std::string mismatch = CheckOutput(c, buffers);
+    const std::string mismatch = CheckOutput(c, buffers, inputs);
     if (!mismatch.empty()) {
       state.SkipWithError(mismatch.c_str());
       return;
@@ -152,6 +172,16 @@ void RegisterAll(int threads, Summary* summary) {
   for (const DtypeCase& dtypes : kDtypeCases) {
     Register({dtypes, Layout::kTransposed, kTransposeSide * kTransposeSide}, threads, summary);
     for (int64_t n : kStep2Sizes) Register({dtypes, Layout::kStep2, n}, threads, summary);
+  }
+  // The forward pair, out-of-place then in place. In place, every call after
+  // the first finds the previous result in self (values converge to 0.6; int32
+  // to 0): the kernels have no data-dependent branches, so the time is the
+  // same, and each implementation's first call is the one checked.
+  for (const Op op : {Op::kForward, Op::kForwardInplace}) {
+    for (const DtypeCase& dtypes : kForwardDtypeCases) {
+      for (int64_t n : kForwardContiguousSizes) Register({dtypes, Layout::kContiguous, n, op}, threads, summary);
+      Register({dtypes, Layout::kTransposed, kTransposeSide * kTransposeSide, op}, threads, summary);
+    }
   }
 }
 
@@ -242,8 +272,8 @@ int Main(int argc, char** argv) {
 
   const std::string table = summary.Table(threads);
   std::printf(
-      "\nGB/s = useful bytes ((in1 + in2 + out) element sizes x N) / median time. Ratios use aclcpu API.\n"
-      "Strided cases use the contiguous roofline of the same size.\n\n%s",
+      "\nGB/s = useful bytes ((in1 + in2 + out) element sizes x N; fwd/ and fwd_inplace/: (self + out) x N)\n"
+      "/ median time. Ratios use aclcpu API. Strided cases use the contiguous roofline of the same size.\n\n%s",
       table.c_str());
   if (!summary_md.empty()) WriteFile(summary_md, table);
   if (!summary_tsv.empty()) WriteFile(summary_tsv, summary.Tsv(threads));

@@ -41,7 +41,9 @@ def load(results):
                 if t not in threads:
                     threads.append(t)
                 if row["case"] not in [c["case"] for c in cases]:
-                    cases.append({"case": row["case"], "dtypes": row["dtypes"], "layout": row["layout"],
+                    # TSVs from before the forward pair have no op column: all backward.
+                    cases.append({"case": row["case"], "op": row.get("op") or "backward",
+                                  "dtypes": row["dtypes"], "layout": row["layout"],
                                   "n": int(row["n"])})
                 cells[(row["case"], t, row["impl"])] = row
         log = os.path.join(results, name[:-4] + ".log")
@@ -106,11 +108,13 @@ def absent_notes(cells):
     notes = {}
     for (case, t, impl), row in cells.items():
         if not row["gbps"] and row["note"]:
-            notes.setdefault((impl, row["note"]), set()).add(case)
+            op = row.get("op") or "backward"
+            dtypes = row["dtypes"] if op == "backward" else op + "/" + row["dtypes"]
+            notes.setdefault((impl, row["note"]), set()).add((dtypes, row["layout"]))
     lines = []
-    for (impl, note), case_names in sorted(notes.items()):
-        dtypes = sorted({c.split("/")[0] for c in case_names})
-        layouts = sorted({c.split("/")[1] for c in case_names})
+    for (impl, note), dtypes_layouts in sorted(notes.items()):
+        dtypes = sorted({d for d, _ in dtypes_layouts})
+        layouts = sorted({layout for _, layout in dtypes_layouts})
         lines.append("- %s, not measured for %s (%s): %s" % (PEER_NAMES.get(impl, impl), ", ".join(dtypes),
                                                              ", ".join(layouts), note))
     return "\n".join(lines)
@@ -563,7 +567,7 @@ Not measured:
 {targets_preface(args.results)}A ratio is marked *disturbed* and not counted when the peer or roofline it divides by ran, on 2
 threads, below half its own 1-thread speed (a fork-join that waited for a descheduled thread).
 
-{Targets(cells, cases, threads).evaluate()}
+{Targets(cells, [c for c in cases if c["op"] == "backward"], threads).evaluate()}
 
 ## Across CPUs
 

@@ -73,6 +73,10 @@ std::string InitOnednn(int threads) {
 }
 
 bool OnednnSupports(const Case& c, std::string* why_not) {
+  if (c.op != Op::kBackward) {
+    *why_not = "the forward pair is compared with the roofline and PyTorch only";
+    return false;
+  }
   Dt dt;
   if (c.dtypes.grad != c.dtypes.self || c.dtypes.self != c.dtypes.out || !OnednnDtype(c.dtypes.out, &dt)) {
     *why_not = "oneDNN 2.6 eltwise: f32 or bf16 with one dtype for all tensors (no f16 on this CPU, no mix)";

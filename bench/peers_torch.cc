@@ -1,6 +1,7 @@
-// aclcpu benchmark: PyTorch (libtorch from C++) as a peer. Uses the out= variant,
-// at::hardsigmoid_backward_out, on tensors wrapping the case's own buffers:
-// the functional variant would allocate and page-fault a new output every call.
+// aclcpu benchmark: PyTorch (libtorch from C++) as a peer. Uses the out= variants,
+// at::hardsigmoid_backward_out and at::hardsigmoid_out, and in place
+// at::hardsigmoid_, on tensors wrapping the case's own buffers: the functional
+// variants would allocate and page-fault a new output every call.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <ATen/Version.h>
@@ -20,6 +21,8 @@ c10::ScalarType ScalarTypeOf(aclDataType dtype) {
       return at::kHalf;
     case ACL_BF16:
       return at::kBFloat16;
+    case ACL_INT32:
+      return at::kInt;
     default:
       throw std::invalid_argument("benchmark: unexpected dtype");
   }
@@ -43,6 +46,25 @@ class TorchRunner : public Runner {
   at::Tensor grad_, self_, out_;
 };
 
+class TorchForwardRunner : public Runner {
+ public:
+  TorchForwardRunner(const Case& c, const CaseBuffers& buffers) : inplace_(c.op == Op::kForwardInplace) {
+    self_ = Wrap(c, Operand::kSelf, c.dtypes.self, buffers.self);
+    if (!inplace_) out_ = Wrap(c, Operand::kOut, c.dtypes.out, buffers.out);
+  }
+  void Run() override {
+    if (inplace_) {
+      at::hardsigmoid_(self_);
+    } else {
+      at::hardsigmoid_out(out_, self_);
+    }
+  }
+
+ private:
+  bool inplace_;
+  at::Tensor self_, out_;
+};
+
 }  // namespace
 
 std::string InitTorch(int threads) {
@@ -57,12 +79,21 @@ std::string InitTorch(int threads) {
 }
 
 bool TorchSupports(const Case& c, std::string* why_not) {
-  // One tiny call with the case's dtypes: torch 1.13 has no f16 kernel for this op.
+  // One tiny call with the case's op and dtypes: torch 1.13 has no f16 kernel for either op.
   try {
-    const at::Tensor grad = at::zeros({2}, at::TensorOptions(ScalarTypeOf(c.dtypes.grad)));
-    const at::Tensor self = at::zeros({2}, at::TensorOptions(ScalarTypeOf(c.dtypes.self)));
+    at::Tensor self = at::zeros({2}, at::TensorOptions(ScalarTypeOf(c.dtypes.self)));
     at::Tensor out = at::empty({2}, at::TensorOptions(ScalarTypeOf(c.dtypes.out)));
-    at::hardsigmoid_backward_out(out, grad, self);
+    switch (c.op) {
+      case Op::kBackward:
+        at::hardsigmoid_backward_out(out, at::zeros({2}, at::TensorOptions(ScalarTypeOf(c.dtypes.grad))), self);
+        break;
+      case Op::kForward:
+        at::hardsigmoid_out(out, self);
+        break;
+      case Op::kForwardInplace:
+        at::hardsigmoid_(self);
+        break;
+    }
     return true;
   } catch (const c10::Error& error) {
     *why_not = error.what_without_backtrace();
@@ -75,6 +106,7 @@ bool TorchSupports(const Case& c, std::string* why_not) {
 std::unique_ptr<Runner> MakeTorchRunner(const Case& c, const CaseBuffers& buffers, int /*threads*/,
                                         std::string* why_not) {
   if (!TorchSupports(c, why_not)) return nullptr;
+  if (c.op != Op::kBackward) return std::make_unique<TorchForwardRunner>(c, buffers);
   return std::make_unique<TorchRunner>(c, buffers);
 }
 

@@ -5,6 +5,9 @@
 // variants: ordinary stores, and non-temporal stores (which skip the
 // read-for-ownership of out's lines and win beyond the last-level cache).
 // And, for all-f16 cases, a third: the f16 conversion ceiling (ConvertRangeF16).
+// The forward pair's cases move one read and one write per element: for them
+// the roofline is c = a ^ key (a copy, with or without non-temporal stores),
+// and in place a ^= key (read-modify-write of the same lines), key being 0.
 //
 // Compiled by Highway for every SIMD target and dispatched at run time, like
 // aclcpu's kernels. Threads: one OpenMP fork-join per call, as a library call
@@ -88,6 +91,55 @@ void AddRangeStream(int a_size, int b_size, int c_size, const void* a, const voi
   AddRangeImpl<true>(a_size, b_size, c_size, a, b, c, begin, end);
 }
 
+// [begin, end) of c = a ^ key: one read and one write per element. `key` is 0
+// but arrives through the dynamic-dispatch table, so the compiler cannot turn
+// the loop into memcpy or, in place, drop the stores as storing what was loaded.
+template <typename T, bool kStream>
+HWY_INLINE void CopyLoop(const void* a_raw, void* c_raw, T key, size_t begin, size_t end) {
+  const T* HWY_RESTRICT a = static_cast<const T*>(a_raw);
+  T* HWY_RESTRICT c = static_cast<T*>(c_raw);
+  const hn::ScalableTag<T> d;
+  const auto key_vector = hn::Set(d, key);
+  const size_t lanes = hn::Lanes(d);
+  size_t i = begin;
+  for (; i + lanes <= end; i += lanes) {
+    const auto value = hn::Xor(hn::LoadU(d, a + i), key_vector);
+    if constexpr (kStream) {
+      hn::Stream(value, d, c + i);
+    } else {
+      hn::StoreU(value, d, c + i);
+    }
+  }
+  for (; i < end; ++i) c[i] = static_cast<T>(a[i] ^ key);
+  if constexpr (kStream) hwy::FlushStream();
+}
+
+// The same in place: a ^= key (no restrict: a is both read and written).
+template <typename T>
+HWY_INLINE void XorInPlaceLoop(void* a_raw, T key, size_t begin, size_t end) {
+  T* a = static_cast<T*>(a_raw);
+  const hn::ScalableTag<T> d;
+  const auto key_vector = hn::Set(d, key);
+  const size_t lanes = hn::Lanes(d);
+  size_t i = begin;
+  for (; i + lanes <= end; i += lanes) hn::StoreU(hn::Xor(hn::LoadU(d, a + i), key_vector), d, a + i);
+  for (; i < end; ++i) a[i] = static_cast<T>(a[i] ^ key);
+}
+
+// Element sizes 4 and 2 (RooflineSupportsCopy refuses others); a is not used in place.
+void CopyRange(int size, const void* a, void* c, uint32_t key, size_t begin, size_t end) {
+  if (size == 4) return CopyLoop<uint32_t, false>(a, c, key, begin, end);
+  if (size == 2) return CopyLoop<uint16_t, false>(a, c, static_cast<uint16_t>(key), begin, end);
+}
+void CopyRangeStream(int size, const void* a, void* c, uint32_t key, size_t begin, size_t end) {
+  if (size == 4) return CopyLoop<uint32_t, true>(a, c, key, begin, end);
+  if (size == 2) return CopyLoop<uint16_t, true>(a, c, static_cast<uint16_t>(key), begin, end);
+}
+void XorInPlaceRange(int size, const void* /*a*/, void* c, uint32_t key, size_t begin, size_t end) {
+  if (size == 4) return XorInPlaceLoop<uint32_t>(c, key, begin, end);
+  if (size == 2) return XorInPlaceLoop<uint16_t>(c, static_cast<uint16_t>(key), begin, end);
+}
+
 // The f16 conversion ceiling: c = narrow(widen(a)) ^ b on f16 bits, the two
 // exact conversions any f16 kernel must do per element (the arithmetic happens
 // in float32) and nothing else; b is read and used so the bytes moved are the
@@ -125,6 +177,9 @@ namespace aclcpu_bench {
 HWY_EXPORT(AddRange);
 HWY_EXPORT(AddRangeStream);
 HWY_EXPORT(ConvertRangeF16);
+HWY_EXPORT(CopyRange);
+HWY_EXPORT(CopyRangeStream);
+HWY_EXPORT(XorInPlaceRange);
 
 namespace {
 
@@ -139,7 +194,17 @@ bool RooflineSupports(int a_size, int b_size, int c_size) {
   return key == 444 || key == 222 || key == 244 || key == 424 || key == 224;
 }
 
-enum class Loop { kAdd, kAddStream, kConvertF16 };
+// The forward pair's one-input rooflines: element sizes of FLOAT/INT32 and FLOAT16/BF16.
+bool RooflineSupportsCopy(int size) { return size == 4 || size == 2; }
+
+enum class Loop {
+  kAdd,           // c = a + b (backward: two inputs)
+  kAddStream,     // the same, non-temporal stores
+  kConvertF16,    // the f16 conversion ceiling (backward, all-f16)
+  kCopy,          // c = a ^ 0 (forward, out-of-place)
+  kCopyStream,    // the same, non-temporal stores
+  kXorInPlace,    // c ^= 0, c being self (forward, in place)
+};
 
 class RooflineRunner : public Runner {
  public:
@@ -147,6 +212,7 @@ class RooflineRunner : public Runner {
       : a_size_(static_cast<int>(aclDataTypeSize(c.dtypes.grad))),
         b_size_(static_cast<int>(aclDataTypeSize(c.dtypes.self))),
         c_size_(static_cast<int>(aclDataTypeSize(c.dtypes.out))),
+        self_size_(static_cast<int>(aclDataTypeSize(c.dtypes.self))),
         buffers_(buffers),
         n_(static_cast<size_t>(c.n)),
         threads_(threads),
@@ -177,10 +243,18 @@ class RooflineRunner : public Runner {
                                                     buffers_.out, begin, end);
       case Loop::kConvertF16:
         return HWY_DYNAMIC_DISPATCH(ConvertRangeF16)(buffers_.grad, buffers_.self, buffers_.out, begin, end);
+      case Loop::kCopy:
+        return HWY_DYNAMIC_DISPATCH(CopyRange)(self_size_, buffers_.self, buffers_.out, key_, begin, end);
+      case Loop::kCopyStream:
+        return HWY_DYNAMIC_DISPATCH(CopyRangeStream)(self_size_, buffers_.self, buffers_.out, key_, begin, end);
+      case Loop::kXorInPlace:
+        return HWY_DYNAMIC_DISPATCH(XorInPlaceRange)(self_size_, buffers_.self, buffers_.out, key_, begin, end);
     }
   }
 
   int a_size_, b_size_, c_size_;
+  int self_size_;
+  uint32_t key_ = 0;  // the forward rooflines' xor: leaves the data as it is
   CaseBuffers buffers_;
   size_t n_;
   int threads_;
@@ -192,6 +266,24 @@ std::unique_ptr<Runner> MakeRoofline(const Case& c, const CaseBuffers& buffers, 
   if (c.layout != Layout::kContiguous) {
     *why_not = "the roofline is contiguous; strided cases use the contiguous one of the same size";
     return nullptr;
+  }
+  if (c.op != Op::kBackward) {
+    if (loop == Loop::kConvertF16) {
+      *why_not = "the conversion ceiling is measured for the backward op";
+      return nullptr;
+    }
+    if (loop == Loop::kAddStream && c.op == Op::kForwardInplace) {
+      *why_not = "in place, out's lines are read first: non-temporal stores save no read";
+      return nullptr;
+    }
+    if (!RooflineSupportsCopy(static_cast<int>(aclDataTypeSize(c.dtypes.self)))) {
+      *why_not = "no roofline for this element size";
+      return nullptr;
+    }
+    const Loop forward_loop = c.op == Op::kForwardInplace ? Loop::kXorInPlace
+                              : loop == Loop::kAddStream  ? Loop::kCopyStream
+                                                          : Loop::kCopy;
+    return std::make_unique<RooflineRunner>(c, buffers, threads, forward_loop);
   }
   if (!RooflineSupports(aclDataTypeSize(c.dtypes.grad), aclDataTypeSize(c.dtypes.self),
                         aclDataTypeSize(c.dtypes.out))) {
@@ -209,7 +301,7 @@ std::unique_ptr<Runner> MakeRoofline(const Case& c, const CaseBuffers& buffers, 
 }  // namespace
 
 std::string InitRoofline(int threads) {
-  return "roofline: c = a + b (same element sizes), OpenMP fork-join per call, " + std::to_string(threads) +
+  return "roofline: c = a + b (same element sizes; forward pair: c = a ^ 0, in place a ^= 0), OpenMP fork-join per call, " + std::to_string(threads) +
          " thread(s) from " + std::to_string(kParallelGrain) + " elements, 1 below";
 }
 

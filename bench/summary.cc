@@ -25,6 +25,19 @@ std::string FormatRatio(double numerator, double denominator) {
   return numerator < 0 || denominator <= 0 ? "–" : Format("%.2f", numerator / denominator);
 }
 
+// The TSV's op column: which operator a row measures.
+const char* OpName(Op op) {
+  switch (op) {
+    case Op::kBackward:
+      return "backward";
+    case Op::kForward:
+      return "fwd";
+    case Op::kForwardInplace:
+      return "fwd_inplace";
+  }
+  return "?";
+}
+
 std::string FormatTime(double ns) {
   if (ns < 1e3) return Format("%.0f ns", ns);
   if (ns < 1e6) return Format("%.2f µs", ns / 1e3);
@@ -128,12 +141,12 @@ std::string Summary::Table(int threads) const {
 
 std::string Summary::Tsv(int threads) const {
   std::ostringstream tsv;
-  tsv << "case\tdtypes\tlayout\tn\tthreads\timpl\tmedian_ns\tcv\tgbps\tnote\n";
+  tsv << "case\top\tdtypes\tlayout\tn\tthreads\timpl\tmedian_ns\tcv\tgbps\tnote\n";
   for (const Case& c : cases_) {
     for (Impl impl : kAllImpls) {
       const Cell* cell = Find(c, impl);
       if (cell == nullptr) continue;
-      tsv << c.Name() << '\t' << c.dtypes.name << '\t' << LayoutName(c.layout) << '\t' << c.n << '\t' << threads << '\t'
+      tsv << c.Name() << '\t' << OpName(c.op) << '\t' << c.dtypes.name << '\t' << LayoutName(c.layout) << '\t' << c.n << '\t' << threads << '\t'
           << ImplName(impl) << '\t';
       if (cell->measured) {
         tsv << Format("%.3f", cell->median_ns) << '\t' << Format("%.4f", cell->spread) << '\t'
