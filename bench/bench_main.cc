@@ -101,7 +101,11 @@ bool Supports(const Case& c, Impl impl, std::string* why_not) {
       }
       return true;
     case Impl::kConversionCeiling:
-      if (c.op != Op::kBackward || c.layout != Layout::kContiguous || c.dtypes.grad != ACL_FLOAT16 || c.dtypes.self != ACL_FLOAT16 ||
+      if (c.op != Op::kBackward) {
+        *why_not = "the f16 conversion ceiling is measured for the backward op";
+        return false;
+      }
+      if (c.layout != Layout::kContiguous || c.dtypes.grad != ACL_FLOAT16 || c.dtypes.self != ACL_FLOAT16 ||
           c.dtypes.out != ACL_FLOAT16) {
         *why_not = "the f16 conversion ceiling is measured for contiguous all-f16 cases";
         return false;
