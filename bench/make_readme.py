@@ -534,6 +534,11 @@ Cases: dtypes f32, f16, bf16 and mixed (f16 grad, f32 self → f32 out); contigu
 16M, 64M elements; transposed (both inputs the transpose view of dense 4096×4096 buffers, dense out);
 step-2 (`[::2]` views of 2N-element inputs, dense out) at 64K, 1M, 16M only (left out: 1, 1K, 64M, to
 keep the run short).
+The forward pair (`aclnnHardsigmoid` as `fwd/...`, `aclnnInplaceHardsigmoid` as `fwd_inplace/...`): f32,
+f16, bf16, i32, contiguous at 1K, 1M, 16M and transposed (self the transpose view of a 4096² buffer, out
+dense; in place written through that view); useful bytes (self + out) × N; their roofline is `c = a ^ 0`
+(in place `a ^= 0`, no NT variant); PyTorch is `at::hardsigmoid_out` / `at::hardsigmoid_`. The targets
+below are the backward op's only.
 
 The ISA sweep (`bench/run_bench.sh --isa-sweep`, `bench/isa_sweep.py`; about 15 minutes) measures only
 the API and the rooflines, under each SIMD target in turn: one process per target (aclcpu reads
