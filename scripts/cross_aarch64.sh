@@ -9,7 +9,7 @@
 #   sve_256   QEMU_CPU=max,sve-default-vector-length=32    sve_256, sve2, sve, neon
 #   sve2_128  QEMU_CPU=max,sve-default-vector-length=16    sve2_128, sve2, sve, neon
 #
-# On each: the unit tests (the targets the CPU adds to the matrix against the
+# On each: the unit tests and the forward pair's kernel tests (the targets the CPU adds to the matrix against the
 # scalar reference — neon on the first, then sve2 and sve at 512 bits, sve_256
 # and sve at 256, sve2_128 and sve2 at 128 — and the suites that loop over
 # every target; the script checks the expected targets are instantiated) and the
@@ -61,7 +61,8 @@ cmake -S "${root}" -B "${build}" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 # not run emulated, so they are not built either.
 cmake --build "${build}" -j2 --target ascendcl nnopbase opapi aclcpu_unit_tests thread_pool_test \
   numerics_test layouts_test opsnn_cases_test runtime_tests \
-  api_meta_api_test api_validation_test api_phase2_test aclcpu_load_by_name
+  api_meta_api_test api_validation_test api_phase2_test aclcpu_load_by_name \
+  hardsigmoid_kernel_test hardsigmoid_golden_test
 echo "aarch64: cross build took $(( $(date +%s) - start )) s"
 
 # No SVE gather or scatter (LD1W {z0.s}, p0/z, [x0, z1.s, sxtw #2] and kin) in
@@ -144,6 +145,16 @@ run_unit_tests_for() {
   filter+="SimdKernelSameHalfType.*:SimdKernelFloatWindow.*:SimdTileKernel.*:SimdStreamingKernel.*"
   filter+=":SimdKernelInPlace.*:SimdTargets.*"
   run_gtest "${label}" tests/unit/aclcpu_unit_tests "--gtest_filter=${filter}"
+  run_forward_kernels_for "${label}" "$@"
+}
+
+# run_forward_kernels_for <label> <target...>: the forward pair's kernels of
+# these targets against its scalar reference (names <target>_<DTYPE>[_streaming]).
+run_forward_kernels_for() {
+  local label="$1" filter="" target
+  shift
+  for target in "$@"; do filter+="EveryTargetAndDtype/*/${target}_F*:EveryTargetAndDtype/*/${target}_B*:EveryTargetAndDtype/*/${target}_I*:"; done
+  run_gtest "${label}" tests/hardsigmoid/hardsigmoid_kernel_test "--gtest_filter=${filter%:}"
 }
 
 run_load_by_name() {
@@ -158,6 +169,7 @@ start=$(date +%s)
 export QEMU_CPU="max,sve=off"
 check_unit_targets neon neon
 run_gtest neon tests/unit/aclcpu_unit_tests
+run_gtest neon tests/hardsigmoid/hardsigmoid_kernel_test  # every target this CPU has, and the scalar reference
 run_op_suites neon neon
 run_load_by_name neon
 
@@ -166,6 +178,8 @@ check_unit_targets sve2 sve2 sve neon
 run_unit_tests_for sve2 sve2 sve
 run_op_suites sve2 sve2
 ACLCPU_MAX_ISA=sve run_op_suites sve2-capped-to-sve sve --short
+# The forward pair against PyTorch's golden data through the API, on the best target.
+run_gtest sve2 tests/hardsigmoid/hardsigmoid_golden_test "--gtest_filter=-*HugeLaunches*"
 run_load_by_name sve2
 # These re-execute the binary (threadsafe death tests): see the header.
 death_tests="Device.CountOutsideOneToSixtyFourFallsBackToOne:RecentErrMsg.VerbosePrintsEachMessageOnStderr"
