@@ -86,29 +86,15 @@ struct Expectation {
   bool out_of_storage = false;
 };
 
-// README "Aliasing": out-of-place, self's bytes meeting out's other than as the
-// same elements (same first byte, element size and strides over dims of more
-// than one index) are copied into workspace first: self's span, rounded up to
-// 64 bytes. The buffers here are separate mappings, so only views reaching past
-// their memory (never launched) meet. In place there is nothing to stage.
+// The staged bytes phase 1 reports out-of-place (fuzz_support.h,
+// StagedInputBytes); in place there is nothing to stage. The buffers here are
+// separate mappings, so only views reaching past their memory (never launched)
+// meet.
 uint64_t StagedWorkspaceBytes(const Operand* ops, bool in_place) {
   if (in_place || ops[kSelf].buffer.data() == nullptr || ops[kOut].buffer.data() == nullptr) return 0;
   if (IsEmptyView(ops[kSelf].view) || IsEmptyView(ops[kOut].view)) return 0;  // touches no memory
-  uint64_t begin[2] = {}, end[2] = {};
-  for (int op = 0; op < 2; ++op) {
-    const size_t itemsize = CDataTypeSize(ops[op].dtype);
-    int64_t extent = 0;
-    ViewExtent(ops[op].view, itemsize, &extent);
-    const uint64_t data = reinterpret_cast<uintptr_t>(ops[op].buffer.data());
-    begin[op] = data + static_cast<uint64_t>(ops[op].view.offset) * itemsize;
-    end[op] = data + static_cast<uint64_t>(extent) * itemsize;
-  }
-  if (begin[kSelf] >= end[kOut] || begin[kOut] >= end[kSelf]) return 0;
-  bool same_layout = begin[kSelf] == begin[kOut];
-  for (size_t d = 0; same_layout && d < ops[kSelf].view.dims.size(); ++d) {
-    same_layout = ops[kSelf].view.dims[d] <= 1 || ops[kSelf].view.strides[d] == ops[kOut].view.strides[d];
-  }
-  return same_layout ? 0 : ((end[kSelf] - begin[kSelf]) + 63) & ~uint64_t{63};
+  return StagedInputBytes(ops[kSelf].view, CDataTypeSize(ops[kSelf].dtype), ops[kSelf].buffer.data(),
+                          ops[kOut].view, CDataTypeSize(ops[kOut].dtype), ops[kOut].buffer.data());
 }
 
 Expectation Expect(const Operand* ops, bool in_place, const bool null_tensor[2], bool null_outputs) {

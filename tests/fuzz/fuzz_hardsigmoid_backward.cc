@@ -89,38 +89,18 @@ size_t LibraryItemSize(int dtype) {  // aclDataTypeSize, as the library measures
   return size;
 }
 
-// The bytes from a view's first element to one past the last byte it touches,
-// as addresses (the views passed Expect's checks: non-negative, measurable).
-struct Span {
-  uint64_t begin = 0, end = 0;
-};
-Span ViewSpanOf(const Operand& o) {
-  const size_t itemsize = LibraryItemSize(o.dtype);
-  int64_t extent = 0;
-  ViewExtent(o.view, itemsize, &extent);
-  const uint64_t data = reinterpret_cast<uintptr_t>(o.buffer.data());
-  return {data + static_cast<uint64_t>(o.view.offset) * itemsize, data + static_cast<uint64_t>(extent) * itemsize};
-}
-
-// README "Aliasing": an input whose bytes meet out's, other than as the same
-// elements (same first byte, element size and strides over dims of more than
-// one index), is copied into workspace: its span, rounded up to 64 bytes. The
+// The staged bytes phase 1 reports (fuzz_support.h, StagedInputBytes). The
 // buffers here are separate mappings, so only views reaching past their memory
 // (never launched) meet out.
 uint64_t StagedWorkspaceBytes(const Operand* ops) {
   for (int op = 0; op < 3; ++op) {
     if (ops[op].buffer.data() == nullptr) return 0;  // phase 2 decides alone
   }
-  const Span out = ViewSpanOf(ops[kOut]);
+  const Operand& out = ops[kOut];
   uint64_t total = 0;
   for (int op : {kGrad, kSelf}) {
-    const Span in = ViewSpanOf(ops[op]);
-    if (in.begin >= out.end || out.begin >= in.end) continue;
-    bool same_layout = in.begin == out.begin && LibraryItemSize(ops[op].dtype) == LibraryItemSize(ops[kOut].dtype);
-    for (size_t d = 0; same_layout && d < ops[op].view.dims.size(); ++d) {
-      same_layout = ops[op].view.dims[d] <= 1 || ops[op].view.strides[d] == ops[kOut].view.strides[d];
-    }
-    if (!same_layout) total += ((in.end - in.begin) + 63) & ~uint64_t{63};
+    total += StagedInputBytes(ops[op].view, LibraryItemSize(ops[op].dtype), ops[op].buffer.data(), out.view,
+                              LibraryItemSize(out.dtype), out.buffer.data());
   }
   return total;
 }

@@ -328,6 +328,32 @@ inline bool ViewExtent(const View& view, size_t itemsize, int64_t* extent) {
   return true;
 }
 
+// README "Aliasing", the staging model both operator harnesses share: an input
+// view whose bytes meet out's, other than as the same elements (same first byte,
+// element size and strides over dims of more than one index), is copied into
+// workspace first: the bytes from its first element to one past the last byte
+// it touches, rounded up to 64. Views must be non-negative and measurable
+// (ViewExtent true); `in_data` / `out_data` are their buffers' addresses.
+inline uint64_t StagedInputBytes(const View& in, size_t in_itemsize, const void* in_data, const View& out,
+                                 size_t out_itemsize, const void* out_data) {
+  const auto span = [](const View& view, size_t itemsize, const void* data, uint64_t* begin, uint64_t* end) {
+    int64_t extent = 0;
+    ViewExtent(view, itemsize, &extent);
+    const uint64_t base = reinterpret_cast<uintptr_t>(data);
+    *begin = base + static_cast<uint64_t>(view.offset) * itemsize;
+    *end = base + static_cast<uint64_t>(extent) * itemsize;
+  };
+  uint64_t in_begin = 0, in_end = 0, out_begin = 0, out_end = 0;
+  span(in, in_itemsize, in_data, &in_begin, &in_end);
+  span(out, out_itemsize, out_data, &out_begin, &out_end);
+  if (in_begin >= out_end || out_begin >= in_end) return 0;
+  bool same_elements = in_begin == out_begin && in_itemsize == out_itemsize;
+  for (size_t d = 0; same_elements && d < in.dims.size(); ++d) {
+    same_elements = in.dims[d] <= 1 || in.strides[d] == out.strides[d];
+  }
+  return same_elements ? 0 : ((in_end - in_begin) + 63) & ~uint64_t{63};
+}
+
 inline bool HasNegative(const View& view) {
   if (view.offset < 0) return true;
   for (size_t d = 0; d < view.dims.size(); ++d) {
