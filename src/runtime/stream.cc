@@ -22,7 +22,8 @@
 namespace aclcpu {
 
 Stream::Stream(const Context* context, int32_t device_id, bool is_default)
-    : context_(context), device_id_(device_id), is_default_(is_default), handle_(NewHandle(HandleKind::kStream)) {}
+    : context_(context), device_id_(device_id), is_default_(is_default), handle_(NewHandle(HandleKind::kStream)),
+      strict_(StrictMode()) {}
 
 Stream::~Stream() { Shutdown(); }
 
@@ -105,8 +106,8 @@ bool Stream::RunIfIdle(void (*work)(const void* context), const void* context, b
   return true;
 }
 
-bool Stream::WaitIdle(int64_t timeout_ms, bool host_synchronises) {
-  if (StrictMode() && host_synchronises) {
+bool Stream::WaitIdleTracked(int64_t timeout_ms, bool host_synchronises) {
+  if (strict_ && host_synchronises) {
     // Strict mode: the work waited for is no longer pending once the wait
     // succeeds (runtime/pending_work.h).
     const uint64_t fence = PendingFence();

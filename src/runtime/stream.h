@@ -44,7 +44,13 @@ class Stream {
   // counts as the host synchronising with that work (runtime/pending_work.h)
   // unless `host_synchronises` is false: a wait the runtime does for its own
   // sake (aclrtFreeHost) tells the program nothing.
-  bool WaitIdle(int64_t timeout_ms = -1, bool host_synchronises = true);
+  bool WaitIdle(int64_t timeout_ms = -1, bool host_synchronises = true) {
+    // Inline for the common case, a synchronise call on an idle stream after a
+    // tiny launch ran inline: two loads, no strict-mode bookkeeping to do.
+    const uint64_t target = submitted_.load(std::memory_order_acquire);
+    if (!strict_ && completed_.load(std::memory_order_acquire) >= target) return true;
+    return WaitIdleTracked(timeout_ms, host_synchronises);
+  }
 
   // Waits for the queued work, then stops and joins the worker. Later submissions
   // are refused. Must not be called from the stream's own worker.
@@ -57,6 +63,7 @@ class Stream {
   void* handle() const { return handle_; }
 
  private:
+  bool WaitIdleTracked(int64_t timeout_ms, bool host_synchronises);  // WaitIdle's general case
   bool WaitIdleUntracked(int64_t timeout_ms);
   void WorkerLoop();
   static void RunTask(Task* task);  // runs and deletes it
@@ -71,6 +78,7 @@ class Stream {
   const int32_t device_id_;
   const bool is_default_;
   void* const handle_;
+  const bool strict_;  // StrictMode(), fixed for the process
 
   std::mutex mutex_;
   std::condition_variable work_available_;
