@@ -145,6 +145,12 @@ void Step2F32Run(const float* g, const float* s, typename Out::Storage* o, int64
 template <class Grad, class Self, class Promoted, class Out>
 void VectorRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
                int64_t out_stride, int64_t count) {
+  // Runs shorter than a vector (tiny calls, ragged edges) would only reach the
+  // scalar tail, through the vector loops' setup: a tenth of a 1-element call.
+  if (count < static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()))) {
+    ScalarRun<Grad, Self, Promoted, Out>(grad, grad_stride, self, self_stride, out, out_stride, count);
+    return;
+  }
   if constexpr (std::is_same_v<Grad, F32> && std::is_same_v<Self, F32> && !std::is_same_v<Out, F64>) {
     if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
       Step2F32Run<Promoted, Out>(static_cast<const float*>(grad), static_cast<const float*>(self),
