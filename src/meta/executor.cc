@@ -140,6 +140,7 @@ aclnnStatus BindAddress(aclOpExecutor* executor, bool output, size_t index, aclT
                          e->op_name, count, output ? "outputs" : "inputs");
     }
     (output ? e->outputs : e->inputs)[index] = addr;
+    e->rebound = true;
     tensor->data = addr;
     return ACLNN_SUCCESS;
   });

@@ -47,6 +47,10 @@ struct aclOpExecutor {
   void* outputs[kMaxOperands] = {};  // device addresses, by output index
   uint64_t workspace_size = 0;
   bool repeatable = false;
+  // Set when aclSetInputTensorAddr / aclSetOutputTensorAddr bind an address
+  // after phase 1: until then phase 2 may use what phase 1 derived from the
+  // addresses it saw (ops/shared/elementwise_launch.h).
+  bool rebound = false;
 };
 
 namespace aclcpu {
@@ -55,7 +59,7 @@ namespace aclcpu {
 // meta/executor_slots.h).
 constexpr size_t kMaxExecutorBytes = 960;
 
-constexpr uint32_t kMetaServicesAbi = 4;
+constexpr uint32_t kMetaServicesAbi = 5;
 
 // libnnopbase's service table for libopapi (see runtime/services.h for why).
 struct MetaServices {

@@ -25,7 +25,7 @@ aclnnStatus Phase1(const ElementwiseOpInfo& info, const aclTensor* self, const a
   if (status != ACLNN_SUCCESS) return status;
   const ElementwiseOperand operands[kNumOperands] = {{out, info.names[kOut]}, {self, info.names[kSelf]}};
   return CreateElementwiseExecutor<Plan>(
-      info, operands, [&](Plan* plan) { return BuildPlan(info, self, out, plan); }, workspace_size, executor);
+      info, operands, [&](Plan* plan) { return BuildPlan(info, operands, plan); }, workspace_size, executor);
 }
 
 }  // namespace

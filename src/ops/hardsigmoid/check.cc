@@ -17,17 +17,17 @@ enum { kSelfArgument = 0, kOutArgument = 1, kNumArguments = 2 };
 // A2/A3 class and later (Ascend910B*, Ascend910_93*, Ascend910_95) add BFLOAT16.
 // Ours for the rest of our matrix: Ascend310P* and Ascend310B* as the inference
 // series, without BFLOAT16 (common/soc.cc).
-constexpr aclDataType kDtypesWithBf16[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BF16};
-constexpr aclDataType kDtypesWithoutBf16[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32};
+constexpr DtypeSet kDtypesWithBf16{ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BF16};
+constexpr DtypeSet kDtypesWithoutBf16{ACL_FLOAT, ACL_FLOAT16, ACL_INT32};
 
 aclnnStatus CheckSelfDtype(const char* api, const ElementwiseOperand& self) {
   const SocInfo* soc = nullptr;
   const aclnnStatus status = CheckSocKnown(api, &soc);
   if (status != ACLNN_SUCCESS) return status;
   if (SocSupportsBf16(soc->family)) {
-    return CheckDtypeSupported(api, self, *soc, kDtypesWithBf16, 4, "[DT_FLOAT, DT_FLOAT16, DT_INT32, DT_BF16]");
+    return CheckDtypeSupported(api, self, *soc, kDtypesWithBf16, "[DT_FLOAT, DT_FLOAT16, DT_INT32, DT_BF16]");
   }
-  return CheckDtypeSupported(api, self, *soc, kDtypesWithoutBf16, 3, "[DT_FLOAT, DT_FLOAT16, DT_INT32]");
+  return CheckDtypeSupported(api, self, *soc, kDtypesWithoutBf16, "[DT_FLOAT, DT_FLOAT16, DT_INT32]");
 }
 
 // No casting here (unlike the backward op): out has self's dtype.
@@ -51,8 +51,9 @@ aclnnStatus CheckParams(const char* api, const aclTensor* self, const aclTensor*
   const ElementwiseOperand arguments[kNumArguments] = {{self, "self"}, {out, "out"}};
   aclnnStatus status = CheckTensorsGiven(api, arguments, kNumArguments);
   if (status == ACLNN_SUCCESS) status = CheckSelfDtype(api, arguments[kSelfArgument]);
-  if (status == ACLNN_SUCCESS) status = CheckMaxRank(api, arguments, kNumArguments, kMaxAclnnRank);
-  if (status == ACLNN_SUCCESS) status = CheckSameShape(api, arguments[kSelfArgument], arguments[kOutArgument]);
+  if (status == ACLNN_SUCCESS) {
+    status = CheckRanksAndSameShape(api, arguments, kNumArguments, kSelfArgument, kMaxAclnnRank);
+  }
   if (status == ACLNN_SUCCESS) status = CheckSameDtype(api, self, out);
   if (status == ACLNN_SUCCESS) status = CheckSameFormat(api, self, out);
   return status;

@@ -53,8 +53,8 @@ const ElementwiseOpInfo kInplaceOpInfo = {
     {{true, 0}, {false, 0}},
 };
 
-aclnnStatus BuildPlan(const ElementwiseOpInfo& info, const aclTensor* self, const aclTensor* out, Plan* plan) {
-  const ElementwiseOperand operands[kNumOperands] = {{out, info.names[kOut]}, {self, info.names[kSelf]}};
+aclnnStatus BuildPlan(const ElementwiseOpInfo& info, const ElementwiseOperand* operands, Plan* plan) {
+  const aclTensor* const self = operands[kSelf].tensor;
   static constexpr int kApiOrder[kNumOperands] = {kSelf, kOut};
   ElementwiseGeometry& geometry = plan->geometry;
   aclnnStatus status = MeasureElementwiseViews(info.phase1_name, operands, kNumOperands, kApiOrder, &geometry);
@@ -79,7 +79,8 @@ aclnnStatus BuildPlan(const ElementwiseOpInfo& info, const aclTensor* self, cons
   }
   if (Verbose()) {
     std::fprintf(stderr, "aclcpu: %s plan: self=%s out=%s %s%s\n", info.phase2_name, DtypeName(self->dtype),
-                 DtypeName(out->dtype), DescribeElementwiseGeometry(geometry, operands, TargetName(plan->target)).c_str(),
+                 DtypeName(operands[kOut].tensor->dtype),
+                 DescribeElementwiseGeometry(geometry, operands, TargetName(plan->target)).c_str(),
                  plan->streaming ? " non-temporal-stores" : "");
   }
   return ACLNN_SUCCESS;

@@ -38,7 +38,8 @@ struct Plan : ElementwisePlan<RunFn> {
 // whose extent does not fit in 64 bits (161002), an out view whose elements may
 // share memory (161002) and, in strict mode, an out that overlaps self other
 // than in place (161002).
-aclnnStatus BuildPlan(const ElementwiseOpInfo& info, const aclTensor* self, const aclTensor* out, Plan* plan);
+// `operands`: out, self (Operand order), named by `info`.
+aclnnStatus BuildPlan(const ElementwiseOpInfo& info, const ElementwiseOperand* operands, Plan* plan);
 
 }  // namespace hardsigmoid
 }  // namespace aclcpu

@@ -25,7 +25,7 @@ aclnnStatus aclnnHardsigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput
   if (status != ACLNN_SUCCESS) return status;
   const aclcpu::ElementwiseOperand operands[kNumOperands] = {{out, "out"}, {gradOutput, "gradOutput"}, {self, "self"}};
   return aclcpu::CreateElementwiseExecutor<Plan>(
-      kOpInfo, operands, [&](Plan* plan) { return BuildPlan(gradOutput, self, out, plan); }, workspaceSize,
+      kOpInfo, operands, [&](Plan* plan) { return BuildPlan(operands, plan); }, workspaceSize,
       executor);
 }
 

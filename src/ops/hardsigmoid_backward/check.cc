@@ -15,21 +15,20 @@ namespace {
 enum { kGradArgument = 0, kSelfArgument = 1, kOutArgument = 2, kNumArguments = 3 };
 
 // The operator's dtype list depends on the chip: BF16 only from the A2 class on.
-constexpr aclDataType kDtypesWithBf16[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
-constexpr aclDataType kDtypesWithoutBf16[] = {ACL_FLOAT, ACL_FLOAT16};
+constexpr DtypeSet kDtypesWithBf16{ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+constexpr DtypeSet kDtypesWithoutBf16{ACL_FLOAT, ACL_FLOAT16};
 
 aclnnStatus CheckDtypes(const ElementwiseOperand* arguments) {
   const SocInfo* soc = nullptr;
   aclnnStatus status = CheckSocKnown(kPhase1Name, &soc);
   if (status != ACLNN_SUCCESS) return status;
   const bool bf16 = SocSupportsBf16(soc->family);
-  for (const int i : {kGradArgument, kSelfArgument}) {
-    status = bf16 ? CheckDtypeSupported(kPhase1Name, arguments[i], *soc, kDtypesWithBf16, 3,
-                                        "[DT_FLOAT, DT_FLOAT16, DT_BF16]")
-                  : CheckDtypeSupported(kPhase1Name, arguments[i], *soc, kDtypesWithoutBf16, 2,
-                                        "[DT_FLOAT, DT_FLOAT16]");
-    if (status != ACLNN_SUCCESS) return status;
-  }
+  const DtypeSet supported = bf16 ? kDtypesWithBf16 : kDtypesWithoutBf16;
+  const char* const names = bf16 ? "[DT_FLOAT, DT_FLOAT16, DT_BF16]" : "[DT_FLOAT, DT_FLOAT16]";
+  status = CheckDtypeSupported(kPhase1Name, arguments[kGradArgument], *soc, supported, names);
+  if (status != ACLNN_SUCCESS) return status;
+  status = CheckDtypeSupported(kPhase1Name, arguments[kSelfArgument], *soc, supported, names);
+  if (status != ACLNN_SUCCESS) return status;
   // Dtype codes as given (common/raw_enum.h): out's may be any int.
   const int32_t grad = arguments[kGradArgument].tensor->dtype;
   const int32_t self = arguments[kSelfArgument].tensor->dtype;
@@ -44,12 +43,9 @@ aclnnStatus CheckDtypes(const ElementwiseOperand* arguments) {
   return ACLNN_SUCCESS;
 }
 
+// The rank limit for all three, then gradOutput's and out's shapes against self's.
 aclnnStatus CheckShapes(const ElementwiseOperand* arguments) {
-  aclnnStatus status = CheckMaxRank(kPhase1Name, arguments, kNumArguments, kMaxAclnnRank);
-  for (const int i : {kGradArgument, kOutArgument}) {
-    if (status == ACLNN_SUCCESS) status = CheckSameShape(kPhase1Name, arguments[kSelfArgument], arguments[i]);
-  }
-  return status;
+  return CheckRanksAndSameShape(kPhase1Name, arguments, kNumArguments, kSelfArgument, kMaxAclnnRank);
 }
 
 }  // namespace

@@ -70,8 +70,10 @@ const ElementwiseOpInfo kOpInfo = {
     {{true, 0}, {false, 0}, {false, 1}},
 };
 
-aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTensor* out, Plan* plan) {
-  const ElementwiseOperand operands[kNumOperands] = {{out, "out"}, {grad, "gradOutput"}, {self, "self"}};
+aclnnStatus BuildPlan(const ElementwiseOperand* operands, Plan* plan) {
+  const aclTensor* const grad = operands[kGrad].tensor;
+  const aclTensor* const self = operands[kSelf].tensor;
+  const aclTensor* const out = operands[kOut].tensor;
   static constexpr int kApiOrder[kNumOperands] = {kGrad, kSelf, kOut};
   ElementwiseGeometry& geometry = plan->geometry;
   aclnnStatus status = MeasureElementwiseViews(kPhase1Name, operands, kNumOperands, kApiOrder, &geometry);

@@ -42,7 +42,8 @@ struct Plan : ElementwisePlan<HardsigmoidBackwardRunFn> {
 // (161002), in strict mode an out that overlaps an input other than in place
 // (161002), a chip without this kernel (561003) and an out dtype we have no
 // conversion to (561103).
-aclnnStatus BuildPlan(const aclTensor* grad, const aclTensor* self, const aclTensor* out, Plan* plan);
+// `operands`: out, gradOutput, self (Operand order), named as in messages.
+aclnnStatus BuildPlan(const ElementwiseOperand* operands, Plan* plan);
 
 }  // namespace hardsigmoid_backward
 }  // namespace aclcpu

@@ -36,15 +36,8 @@ aclnnStatus CheckBoundOverlap(const ElementwiseOpInfo& info, const ElementwiseGe
 
 }  // namespace
 
-void BoundAddresses(const ElementwiseOpInfo& info, const aclOpExecutor& executor, void* device[]) {
-  for (int op = 0; op < info.num_operands; ++op) {
-    const OperandSlot slot = info.slots[op];
-    device[op] = slot.output ? executor.outputs[slot.index] : executor.inputs[slot.index];
-  }
-}
-
-aclnnStatus ResolveViewStarts(const ElementwiseOpInfo& info, const ElementwiseGeometry& geometry,
-                              void* const device[], char* view_starts[]) {
+aclnnStatus ResolveBoundViewStarts(const ElementwiseOpInfo& info, const ElementwiseGeometry& geometry,
+                                   void* const device[], char* view_starts[]) {
   const int n = info.num_operands;
   bool all_bound = true;
   for (int op = 0; op < n; ++op) all_bound = all_bound && device[op] != nullptr;

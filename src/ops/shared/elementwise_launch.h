@@ -28,6 +28,7 @@
 #include "ops/shared/elementwise_plan.h"
 #include "ops/shared/meta_services.h"
 #include "parallel/thread_pool.h"
+#include "runtime/strict.h"
 
 // Under AddressSanitizer every launch gets fresh memory, so a use of a
 // destroyed launch is reported instead of reading its successor.
@@ -73,16 +74,13 @@ struct ElementwiseOpInfo {
   OperandSlot slots[kMaxElementwiseOperands];
 };
 
-// The bound device address of each operand (operand order).
-void BoundAddresses(const ElementwiseOpInfo& info, const aclOpExecutor& executor, void* device[]);
-
 // Checks the bound addresses (strict mode: translated to host addresses by the
 // runtime, which reports unusable ones) and stores the host address of each
 // view's first element; then refuses addresses that make out overlap an input
 // other than in place where phase 1 planned no staging for it (or in strict
 // mode): addresses may be rebound after phase 1 (operand_overlap.h).
-aclnnStatus ResolveViewStarts(const ElementwiseOpInfo& info, const ElementwiseGeometry& geometry,
-                              void* const device[], char* view_starts[]);
+aclnnStatus ResolveBoundViewStarts(const ElementwiseOpInfo& info, const ElementwiseGeometry& geometry,
+                                   void* const device[], char* view_starts[]);
 
 // Memory for launches, the last one freed kept for the next (see
 // ElementwiseLaunch). Launches of every operator share the spare, so it has
@@ -198,7 +196,7 @@ class ElementwiseLaunch final : public Task {
   static void* operator new(size_t size, const std::nothrow_t&) noexcept { return TakeSpareLaunchMemory(size); }
   static void operator delete(void* memory, size_t size) noexcept { GiveBackLaunchMemory(memory, size); }
 
-  ElementwiseLaunch(const ElementwiseOpInfo& info, const Plan& plan, char* const view_starts[],
+  ElementwiseLaunch(const ElementwiseOpInfo& info, const Plan& plan, char* const* view_starts,
                     void* const device[], char* workspace)
       : info_(info), plan_(plan), workspace_(workspace) {
     for (int op = 0; op < info.num_operands; ++op) {
@@ -253,10 +251,11 @@ class ElementwiseExecutor final : public aclOpExecutor {
     task->reset();
     if (plan_.geometry.empty) return ACLNN_SUCCESS;
     void* device[kMaxElementwiseOperands] = {};
-    BoundAddresses(info_, *this, device);
-    char* view_starts[kMaxElementwiseOperands] = {};
-    const aclnnStatus status = ResolveViewStarts(info_, plan_.geometry, device, view_starts);
+    char* resolved[kMaxElementwiseOperands] = {};
+    char* const* view_starts = nullptr;
+    const aclnnStatus status = ResolveViewStarts(&view_starts, resolved, device);
     if (status != ACLNN_SUCCESS) return status;
+    BoundAddresses(device);  // the launch keeps them for strict mode's access checks
     if (!InjectFault(FaultSite::kLaunchCreate)) {
       task->reset(new (std::nothrow) ElementwiseLaunch<Plan>(info_, plan_, view_starts, device,
                                                              StagingWorkspace(plan_.geometry, workspace)));
@@ -270,9 +269,9 @@ class ElementwiseExecutor final : public aclOpExecutor {
     *ran = false;
     if (plan_.geometry.empty || !plan_.geometry.runs_inline) return ACLNN_SUCCESS;
     void* device[kMaxElementwiseOperands] = {};
-    BoundAddresses(info_, *this, device);
-    char* view_starts[kMaxElementwiseOperands] = {};
-    const aclnnStatus status = ResolveViewStarts(info_, plan_.geometry, device, view_starts);
+    char* resolved[kMaxElementwiseOperands] = {};
+    char* const* view_starts = nullptr;
+    const aclnnStatus status = ResolveViewStarts(&view_starts, resolved, device);
     if (status != ACLNN_SUCCESS) return status;
     const ElementwiseRunner<Plan> runner(plan_, view_starts, StagingWorkspace(plan_.geometry, workspace));
     int ran_here = 0;
@@ -286,6 +285,29 @@ class ElementwiseExecutor final : public aclOpExecutor {
   }
 
  private:
+  // Each operand's device address as bound now (operand order).
+  void BoundAddresses(void* device[]) const {
+    for (int op = 0; op < info_.num_operands; ++op) {
+      const OperandSlot slot = info_.slots[op];
+      device[op] = slot.output ? outputs[slot.index] : inputs[slot.index];
+    }
+  }
+
+  // The host address of each view's first element, in *view_starts; from phase
+  // 1's plan when nothing changed since (the common case: no call into the
+  // runtime, no second overlap judgement), else from the addresses bound now.
+  aclnnStatus ResolveViewStarts(char* const** view_starts, char* resolved[], void* device[]) const {
+    const ElementwiseGeometry& geometry = plan_.geometry;
+    if (geometry.addresses_planned && !rebound && !StrictMode()) {
+      // Outside strict mode device memory is host memory (runtime/services.h).
+      *view_starts = geometry.planned_view_starts;
+      return ACLNN_SUCCESS;
+    }
+    BoundAddresses(device);
+    *view_starts = resolved;
+    return ResolveBoundViewStarts(info_, geometry, device, resolved);
+  }
+
   const ElementwiseOpInfo& info_;
   Plan plan_;
 };

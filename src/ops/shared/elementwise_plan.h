@@ -13,13 +13,33 @@
 #include <string>
 
 #include "aclnn/acl_meta.h"
+#include "aclnn/opdev/op_errno.h"
 #include "iter/strided_layout.h"
+#include "meta/tensor.h"
 #include "ops/shared/operand_overlap.h"
+#include "runtime/strict.h"
 
 namespace aclcpu {
 
 constexpr int kMaxElementwiseOperands = 3;
 constexpr int kElementwiseOut = 0;  // operand 0 is the written view
+
+// A launch is split only into parts that each move at least this many bytes
+// (the element sizes of every operand, per element): below that, handing part
+// of the work to another thread costs more than it saves. Measured here on
+// hardsigmoid backward through the full API (phase 1 + phase 2 + synchronise,
+// 2 cores, launches on the calling thread), unsplit -> split in two,
+// microseconds per call: float32 16K elements (96 KiB a part) 2.7 -> 2.1-2.3
+// (noisy), 32K 4.8 -> 2.9-3.0, 64K 8.6 -> 4.9; f16 16K (48 KiB a part) 1.4 ->
+// 1.3-1.5, 32K 2.6 -> 1.9-2.8, 64K 5.2 -> 3.3; f16 grad + f32 self/out 16K (80
+// KiB a part) 1.8 -> 1.6-1.7, 32K 3.4 -> 2.6. So about 128 KiB a part: float32
+// splits from ~22K elements, f16 from ~44K. (Before launches ran on the calling
+// thread, the hand-off to the stream's worker put the float32 bar at ~96K
+// elements a part.)
+inline constexpr int64_t kMinBytesPerPart = 128 * 1024;
+// Launches up to this size run on the caller's thread when its stream is idle:
+// they take well under a microsecond, less than waking the stream's worker.
+inline constexpr int64_t kMaxInlineElements = 4096;
 
 // One operand as the API passed it, with the name messages use.
 struct ElementwiseOperand {
@@ -56,9 +76,15 @@ struct ElementwiseGeometry {
   // Inputs that overlap out other than in place, copied into the workspace when
   // the launch runs (ops/shared/operand_overlap.h).
   InputStaging staging;
-  int64_t footprint_bytes = 0;  // bytes every view together moves (saturated)
+  int64_t bytes_per_element = 0;  // the element sizes of every operand together
+  int64_t footprint_bytes = 0;    // bytes every view together moves (saturated)
   bool tiled = false;           // walk the two innermost dims in tiles (transposed views)
   int parts = 1;                // pieces the launch is split into, one per thread
+  // Whether phase 1 had every data address, and then each view's first element
+  // (a device address): phase 2 with the same addresses (no rebinding since)
+  // starts there, and need not judge the overlap phase 1 judged.
+  bool addresses_planned = false;
+  char* planned_view_starts[kMaxElementwiseOperands] = {};
   bool runs_inline = false;     // small enough to run on the launching thread when the stream is idle
 
   // Out written as one dense run (the inputs may step, as [::2] views do): where
@@ -74,21 +100,138 @@ struct ElementwiseGeometry {
 // strict mode that each lies in its device allocation (checked in the API's
 // argument order, `api_order`: operand indices), and whether there is anything
 // to do. Fills the per-operand sizes and offsets and `empty`.
-aclnnStatus MeasureElementwiseViews(const char* api, const ElementwiseOperand* operands, int num_operands,
-                                    const int* api_order, ElementwiseGeometry* geometry);
+inline aclnnStatus MeasureElementwiseViews(const char* api, const ElementwiseOperand* operands, int num_operands,
+                                           const int* api_order, ElementwiseGeometry* geometry);
 
 // Step 2, for a non-empty call after the operator chose its kernels: out's
 // elements must be distinct memory; inputs that overlap out other than in place
 // are staged (strict mode: refused); then the loops: coalesced dims, tiling,
 // thread split, inline runs. The shapes are equal (CANN's checks).
-aclnnStatus PlanElementwiseLoops(const char* api, const ElementwiseOperand* operands, int num_operands,
-                                 ElementwiseGeometry* geometry);
+inline aclnnStatus PlanElementwiseLoops(const char* api, const ElementwiseOperand* operands, int num_operands,
+                                        ElementwiseGeometry* geometry);
 
 // "elements=... coalesced=[...] path=... isa=... threads=..." and the staged
 // inputs, for the ACLCPU_VERBOSE plan line; `isa`: the SIMD target's name.
 std::string DescribeElementwiseGeometry(const ElementwiseGeometry& geometry, const ElementwiseOperand* operands,
                                         const char* isa);
 
+
+// Both steps are inline: an operator's plan calls each once with a constant
+// operand count, and a tiny call's phase 1 is mostly fixed cost (as two
+// out-of-line loops over a runtime count they were a fifth of it;
+// bench/instruction_count). What only unusual calls need — reports, strict
+// mode, overlapping operands, strided layouts, thread splits — stays out of line.
+// Forced: the two operators' plans would otherwise share one out-of-line copy
+// that loops over a runtime operand count.
+#define ACLCPU_PLAN_INLINE inline __attribute__((always_inline))
+
+namespace elementwise_plan_detail {
+
+aclnnStatus ReportFirstViewProblem(const char* api, const ElementwiseOperand* operands, int num_operands);
+aclnnStatus CheckViewsInAllocations(const char* api, const ElementwiseOperand* operands, int num_operands,
+                                    const int* api_order, const ElementwiseGeometry& geometry);
+// Out's bytes meet an input's: in place, staged or (strict mode) refused.
+aclnnStatus PlanMeetingOperands(const char* api, const ElementwiseOperand* operands, ElementwiseGeometry* geometry);
+// Coalesces the views of a call that is not one dense run, and decides tiling.
+void PlanStridedLoops(const ElementwiseOperand* operands, ElementwiseGeometry* geometry);
+// The thread split of a call large enough for more than one part.
+int SplitParts(const ElementwiseGeometry& geometry, int threads, int64_t bytes_per_element);
+// Whether a call of `footprint_bytes` may be split at all: two parts need more
+// than twice (kMinBytesPerPart - bytes_per_element) bytes in all. Tested first,
+// as SplitParts' two 64-bit divisions are a noticeable part of a tiny call.
+inline bool MaySplit(int64_t footprint_bytes, int64_t bytes_per_element) {
+  return footprint_bytes > 2 * (kMinBytesPerPart - bytes_per_element);
+}
+int ConfiguredThreads();
+
+// An input whose bytes meet out's, with every data address known (a repeatable
+// executor may bind them later; phase 2 decides then).
+inline bool AnyInputMeetsOut(const ElementwiseGeometry& geometry) {
+  if (!geometry.addresses_planned) return false;
+  const auto span = [&](int op) { return ViewSpan(geometry.planned_view_starts[op], geometry.span_bytes[op]); };
+  for (int op = 1; op < geometry.num_operands; ++op) {
+    if (SpansMeet(span(kElementwiseOut), span(op))) return true;
+  }
+  return false;
+}
+
+}  // namespace elementwise_plan_detail
+
+ACLCPU_PLAN_INLINE aclnnStatus MeasureElementwiseViews(const char* api, const ElementwiseOperand* operands,
+                                                       int num_operands, const int* api_order,
+                                                       ElementwiseGeometry* geometry) {
+  // One pass over the operands gathers all step 2 needs too: what it reports
+  // comes later in the order, but nothing here depends on it.
+  geometry->num_operands = num_operands;
+  bool any_problem = false;
+  bool any_empty = false;
+  bool all_row_major = true;
+  bool all_bound = true;
+  int64_t bytes_per_element = 0;
+  for (int op = 0; op < num_operands; ++op) {
+    const aclTensor& tensor = *operands[op].tensor;
+    const ViewGeometry& view = tensor.geometry;
+    any_problem |= view.problem != ViewProblem::kNone;
+    any_empty |= view.empty;
+    all_row_major &= view.row_major;
+    all_bound &= tensor.data != nullptr;
+    bytes_per_element += view.element_size;
+    geometry->element_size[op] = view.element_size;
+    geometry->view_offset_bytes[op] = view.offset_bytes;
+    geometry->extent_bytes[op] = view.extent_bytes;
+    geometry->span_bytes[op] = view.extent_bytes - view.offset_bytes;
+    geometry->planned_view_starts[op] =
+        tensor.data == nullptr ? nullptr : static_cast<char*>(tensor.data) + view.offset_bytes;
+  }
+  if (any_problem) return elementwise_plan_detail::ReportFirstViewProblem(api, operands, num_operands);
+  geometry->empty = any_empty;
+  geometry->flat = all_row_major;  // so far: step 2 coalesces other views, which may be flat too
+  geometry->addresses_planned = all_bound;
+  geometry->bytes_per_element = bytes_per_element;
+  // An empty call touches no memory, so strict mode has nothing to check in it.
+  if (!any_empty && StrictMode()) {
+    return elementwise_plan_detail::CheckViewsInAllocations(api, operands, num_operands, api_order, *geometry);
+  }
+  return ACLNN_SUCCESS;
+}
+
+ACLCPU_PLAN_INLINE aclnnStatus PlanElementwiseLoops(const char* api, const ElementwiseOperand* operands,
+                                                    int num_operands, ElementwiseGeometry* geometry) {
+  namespace detail = elementwise_plan_detail;
+  const aclTensor& out = *operands[kElementwiseOut].tensor;
+  // Ours, after CANN's: out must not write one location twice, and how it meets
+  // the inputs decides whether they are read in place or copied first.
+  if (!out.geometry.elements_distinct) return RefuseSharedOutElements(api, operands[kElementwiseOut].name, out);
+  geometry->same_layout_as_out[kElementwiseOut] = true;
+  for (int op = 1; op < num_operands; ++op) {
+    geometry->same_layout_as_out[op] = SameElementLayout(*operands[op].tensor, out);
+  }
+  if (detail::AnyInputMeetsOut(*geometry)) {
+    const aclnnStatus status = detail::PlanMeetingOperands(api, operands, geometry);
+    if (status != ACLNN_SUCCESS) return status;
+  }
+  // Dense views of one shape are one flat run (every dim merges into one): no
+  // layout is built for them, as this is the common case. Other views are
+  // coalesced; some of them turn out flat too (e.g. size-1 dims with any stride).
+  if (!geometry->flat) detail::PlanStridedLoops(operands, geometry);
+  const int64_t elements = out.geometry.elements;  // every view's: the shapes are equal
+  geometry->elements = elements;
+  // Bytes moved, saturated: a view of zero strides may count up to 2^63 - 1
+  // elements over a tiny extent (fuzzer, UBSan: "6029383858773566500 * 6").
+  const int64_t bytes_per_element = geometry->bytes_per_element;
+  if (__builtin_mul_overflow(elements, bytes_per_element, &geometry->footprint_bytes)) {
+    geometry->footprint_bytes = INT64_MAX;
+  }
+  geometry->runs_inline = elements <= kMaxInlineElements;
+  geometry->parts = 1;
+  if (detail::MaySplit(geometry->footprint_bytes, bytes_per_element)) {
+    const int threads = detail::ConfiguredThreads();
+    if (threads > 1) geometry->parts = detail::SplitParts(*geometry, threads, bytes_per_element);
+  }
+  return ACLNN_SUCCESS;
+}
+
 }  // namespace aclcpu
+
 
 #endif  // ACLCPU_OPS_SHARED_ELEMENTWISE_PLAN_H_
