@@ -118,11 +118,11 @@ class NewFailureWalk : public ::testing::Test {
 
 TEST_F(NewFailureWalk, EveryAllocationOfTheCallSequenceFailsInTurnWithoutExceptionOrLeftovers) {
   constexpr int64_t kMaxAllocations = 5000;  // far above one sequence's
-  const std::vector<Step> steps = OperatorCallSequence();
+  const std::vector<Step> steps = OperatorCallSequence(Operator::kHardsigmoidBackward);
   int64_t failures = 0;
   for (int64_t n = 1; n <= kMaxAllocations; ++n) {
     const std::string walk = "allocation " + std::to_string(n);
-    SequenceState state;
+    SequenceState state(Operator::kHardsigmoidBackward);
     Messages();
     const LiveCounts before_sequence = CountLiveObjects();
     g_until_failure.store(n);
@@ -146,7 +146,7 @@ TEST_F(NewFailureWalk, EveryAllocationOfTheCallSequenceFailsInTurnWithoutExcepti
         EXPECT_EQ(kOutOfMemoryStatuses.count(status), 1u) << where << ": status " << status;
         EXPECT_FALSE(Messages().empty()) << where << ": no message for aclGetRecentErrMsg";
         EXPECT_TRUE(CountLiveObjects() == before_call) << where << ": the failed call left a runtime object behind";
-        if (step.name == "aclnnHardsigmoidBackward") {
+        if (step.role == StepRole::kPhase2) {
           aclDestroyAclOpExecutor(state.executor);  // spent or not, it is not needed any more
           Messages();
           state.executor = nullptr;
@@ -219,10 +219,10 @@ int64_t WalkOneCall(const std::string& name, const std::function<int()>& call, i
 // refused phase 1 keeps its status, or reports running out, when any of its
 // allocations fails; so do the device-wide calls that list streams.
 TEST_F(NewFailureWalk, EveryAllocationOfErrorPathsAndDeviceWideCallsFailsInTurnWithoutException) {
-  SequenceState state;
-  const std::vector<Step> steps = OperatorCallSequence();
+  SequenceState state(Operator::kHardsigmoidBackward);
+  const std::vector<Step> steps = OperatorCallSequence(Operator::kHardsigmoidBackward);
   for (const Step& step : steps) {
-    if (step.name == "aclnnHardsigmoidBackwardGetWorkspaceSize") break;
+    if (step.role == StepRole::kPhase1) break;
     ASSERT_EQ(step.call(state), 0) << step.name;
   }
   const int64_t other_dims[] = {kElements / 2, 2};
