@@ -7,6 +7,8 @@
 // (fault_sequence.h says what is checked at each).
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,14 +21,30 @@
 namespace aclcpu_fault_test {
 namespace {
 
-// Runs the sequence's steps before phase 2 (un-faulted); *phase2 is the index
-// of the phase-2 step.
-void RunUpToPhase2(const std::vector<Step>& steps, SequenceState& state, size_t* phase2) {
-  *phase2 = 0;
-  for (size_t i = 0; steps[i].role != StepRole::kPhase2; ++i) {
+// What the calls that queue work on a stream answer when the queueing fails
+// with `runtime_status`: phase 2 reports it as 361001 (with the runtime's
+// message); runtime calls return the runtime status.
+std::map<std::string, int> QueuedWorkStatuses(int runtime_status) {
+  return {{kPhase2, ACLNN_ERR_RUNTIME_ERROR},
+          {"aclrtRecordEvent", runtime_status},
+          {"aclrtStreamWaitEvent", runtime_status},
+          {"aclrtMemcpyAsync", runtime_status}};
+}
+
+// Runs the sequence of `op` (un-faulted) up to its phase 2, then `fail_launch`,
+// which makes the launch fail its own way and returns the step to resume from;
+// then the rest of the sequence, whose result must be right.
+void FailLaunchThenResume(Operator op, const std::function<size_t(SequenceState&, size_t phase2)>& fail_launch) {
+  SCOPED_TRACE(OperatorName(op));
+  SequenceState state(op);
+  const std::vector<Step> steps = OperatorCallSequence(op);
+  size_t phase2 = 0;
+  ASSERT_NO_FATAL_FAILURE(RunStepsBefore(StepRole::kPhase2, steps, state, &phase2));
+  for (size_t i = fail_launch(state, phase2); i < steps.size(); ++i) {
     ASSERT_EQ(steps[i].call(state), 0) << steps[i].name;
-    *phase2 = i + 1;
   }
+  ExpectCorrectResult(state, "resumed after the failed launch");
+  state.Release();
 }
 
 class FaultInjection : public testing::Test {
@@ -160,22 +178,16 @@ TEST_F(FaultInjection, LaunchCreateFailureReturns561000AndSpendsTheOneShotExecut
 // again, it gives the right result (the in-place form's self was not touched).
 TEST_F(FaultInjection, LaunchCreateFailureLeavesARepeatableExecutorLaunchable) {
   for (Operator op : kOperators) {
-    SCOPED_TRACE(OperatorName(op));
-    SequenceState state(op);
-    std::vector<Step> steps = OperatorCallSequence(op);
-    size_t phase2 = 0;
-    ASSERT_NO_FATAL_FAILURE(RunUpToPhase2(steps, state, &phase2));
-    ASSERT_EQ(aclSetAclOpExecutorRepeatable(state.executor), ACLNN_SUCCESS);
-    ASSERT_EQ(aclcpuSetFaultInjection("LaunchCreate", 1), ACL_SUCCESS);
-    EXPECT_EQ(CallPhase2(op, nullptr, 0, state.executor, state.stream), ACLNN_ERR_INNER);
-    EXPECT_EQ(aclcpuFaultInjectionFired(), 1);
-    EXPECT_NE(aclGetRecentErrMsg(), nullptr);
-    aclOpExecutor* repeatable = state.executor;
-    ASSERT_EQ(steps[phase2].call(state), 0);  // the same executor, launched again
-    state.executor = repeatable;              // still live: destroyed by Release
-    for (size_t i = phase2 + 1; i < steps.size(); ++i) ASSERT_EQ(steps[i].call(state), 0) << steps[i].name;
-    ExpectCorrectResult(state, "relaunched");
-    state.Release();
+    FailLaunchThenResume(op, [op](SequenceState& state, size_t phase2) {
+      EXPECT_EQ(aclSetAclOpExecutorRepeatable(state.executor), ACLNN_SUCCESS);
+      EXPECT_EQ(aclcpuSetFaultInjection("LaunchCreate", 1), ACL_SUCCESS);
+      EXPECT_EQ(CallPhase2(op, nullptr, 0, state.executor, state.stream), ACLNN_ERR_INNER);
+      EXPECT_EQ(aclcpuFaultInjectionFired(), 1);
+      EXPECT_NE(aclGetRecentErrMsg(), nullptr);
+      // The same executor launched again; still live afterwards (Release destroys it).
+      EXPECT_EQ(CallPhase2(op, nullptr, 0, state.executor, state.stream), ACLNN_SUCCESS);
+      return phase2 + 1;
+    });
   }
 }
 
@@ -225,11 +237,7 @@ TEST_F(FaultInjection, ContextCreateFailureReturnsMemoryAllocationAndRegistersNo
 // runtime's message); runtime calls return the runtime status.
 TEST_F(FaultInjection, StreamQueuePushFailureReturnsMemoryAllocationAndDeletesTheTaskUnrun) {
   for (Operator op : kOperators) {
-    EXPECT_GE(WalkSite(op, "StreamQueuePush", {{kPhase2, ACLNN_ERR_RUNTIME_ERROR},
-                                               {"aclrtRecordEvent", ACL_ERROR_RT_MEMORY_ALLOCATION},
-                                               {"aclrtStreamWaitEvent", ACL_ERROR_RT_MEMORY_ALLOCATION},
-                                               {"aclrtMemcpyAsync", ACL_ERROR_RT_MEMORY_ALLOCATION}}),
-              3)
+    EXPECT_GE(WalkSite(op, "StreamQueuePush", QueuedWorkStatuses(ACL_ERROR_RT_MEMORY_ALLOCATION)), 3)
         << OperatorName(op);
   }
 }
@@ -253,36 +261,26 @@ class GateTask final : public aclcpu::Task {
 TEST_F(FaultInjection, StreamQueuePushFailureOfALaunchBehindBusyStreamReturns361001) {
   const aclcpu::RuntimeServices& runtime = *aclcpuRuntimeServices(aclcpu::kRuntimeServicesAbi);
   for (Operator op : kOperators) {
-    SCOPED_TRACE(OperatorName(op));
-    SequenceState state(op);
-    std::vector<Step> steps = OperatorCallSequence(op);
-    size_t phase2 = 0;
-    ASSERT_NO_FATAL_FAILURE(RunUpToPhase2(steps, state, &phase2));
-    aclcpu_test::Gate gate;
-    ASSERT_EQ(runtime.submit(state.stream, new GateTask(&gate)), ACL_SUCCESS);
-    ASSERT_EQ(aclcpuSetFaultInjection("StreamQueuePush", 1), ACL_SUCCESS);
-    EXPECT_EQ(CallPhase2(op, nullptr, 0, state.executor, state.stream), ACLNN_ERR_RUNTIME_ERROR);
-    EXPECT_EQ(aclcpuFaultInjectionFired(), 1);
-    EXPECT_NE(aclGetRecentErrMsg(), nullptr);
-    EXPECT_EQ(CallPhase2(op, nullptr, 0, state.executor, state.stream), ACLNN_ERR_PARAM_INVALID)
-        << "the one-shot executor was not spent";
-    gate.Open();
-    ASSERT_EQ(aclrtSynchronizeStream(state.stream), ACL_SUCCESS);
-    state.executor = nullptr;
-    ASSERT_EQ(steps[phase2 - 1].call(state), 0);  // phase 1 again, then the rest
-    for (size_t i = phase2; i < steps.size(); ++i) ASSERT_EQ(steps[i].call(state), 0) << steps[i].name;
-    ExpectCorrectResult(state, "after the failed queue entry");
-    state.Release();
+    FailLaunchThenResume(op, [op, &runtime](SequenceState& state, size_t phase2) {
+      aclcpu_test::Gate gate;
+      EXPECT_EQ(runtime.submit(state.stream, new GateTask(&gate)), ACL_SUCCESS);
+      EXPECT_EQ(aclcpuSetFaultInjection("StreamQueuePush", 1), ACL_SUCCESS);
+      EXPECT_EQ(CallPhase2(op, nullptr, 0, state.executor, state.stream), ACLNN_ERR_RUNTIME_ERROR);
+      EXPECT_EQ(aclcpuFaultInjectionFired(), 1);
+      EXPECT_NE(aclGetRecentErrMsg(), nullptr);
+      EXPECT_EQ(CallPhase2(op, nullptr, 0, state.executor, state.stream), ACLNN_ERR_PARAM_INVALID)
+          << "the one-shot executor was not spent";
+      gate.Open();
+      EXPECT_EQ(aclrtSynchronizeStream(state.stream), ACL_SUCCESS);
+      state.executor = nullptr;
+      return phase2 - 1;  // phase 1 again, then the rest
+    });
   }
 }
 
 TEST_F(FaultInjection, StreamWorkerStartFailureReturnsResourceAllocFailAndTheStreamStaysUsable) {
   for (Operator op : kOperators) {
-    EXPECT_GE(WalkSite(op, "StreamWorkerStart", {{kPhase2, ACLNN_ERR_RUNTIME_ERROR},
-                                                 {"aclrtRecordEvent", ACL_ERROR_RT_RESOURCE_ALLOC_FAIL},
-                                                 {"aclrtStreamWaitEvent", ACL_ERROR_RT_RESOURCE_ALLOC_FAIL},
-                                                 {"aclrtMemcpyAsync", ACL_ERROR_RT_RESOURCE_ALLOC_FAIL}}),
-              1)
+    EXPECT_GE(WalkSite(op, "StreamWorkerStart", QueuedWorkStatuses(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL)), 1)
         << OperatorName(op);
   }
 }

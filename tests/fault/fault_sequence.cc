@@ -193,6 +193,12 @@ std::vector<Step> OperatorCallSequence(Operator op) {
   return steps;
 }
 
+void RunStepsBefore(StepRole role, const std::vector<Step>& steps, SequenceState& state, size_t* index) {
+  for (*index = 0; *index < steps.size() && steps[*index].role != role; ++*index) {
+    ASSERT_EQ(steps[*index].call(state), 0) << steps[*index].name;
+  }
+}
+
 LiveCounts CountLiveObjects() {
   return LiveCounts{aclcpuLiveObjectCount("device_memory"), aclcpuLiveObjectCount("host_memory"),
                     aclcpuLiveObjectCount("events"), aclcpuLiveObjectCount("streams"),

@@ -102,6 +102,10 @@ struct Step {
 
 std::vector<Step> OperatorCallSequence(Operator op);
 
+// Runs the steps before the first one of `role` (un-faulted: each must
+// succeed) and sets *index to that step's index.
+void RunStepsBefore(StepRole role, const std::vector<Step>& steps, SequenceState& state, size_t* index);
+
 // Phase 1 of `op` on the sequence's tensors (grad is ignored by the forward
 // pair, out by the in-place form), and phase 2: what the sequence's phase
 // steps call, for tests that drive the phases themselves.

@@ -225,11 +225,8 @@ int64_t WalkOneCall(const std::string& name, const std::function<int()>& call, i
 TEST_P(NewFailureWalk, EveryAllocationOfErrorPathsAndDeviceWideCallsFailsInTurnWithoutException) {
   const Operator op = GetParam();
   SequenceState state(op);
-  const std::vector<Step> steps = OperatorCallSequence(op);
-  for (const Step& step : steps) {
-    if (step.role == StepRole::kPhase1) break;
-    ASSERT_EQ(step.call(state), 0) << step.name;
-  }
+  size_t phase1 = 0;
+  ASSERT_NO_FATAL_FAILURE(RunStepsBefore(StepRole::kPhase1, OperatorCallSequence(op), state, &phase1));
   // Views of self's buffer (32 KiB), refused for their shape, dtype or aliasing.
   const int64_t other_dims[] = {kElements / 2, 2};
   aclTensor* other_shape = aclCreateTensor(other_dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, other_dims, 2,
@@ -308,11 +305,8 @@ TEST_P(NewFailureWalk, EveryAllocationOfErrorPathsAndDeviceWideCallsFailsInTurnW
 TEST_P(NewFailureWalk, EveryAllocationOfTheProcesssFirstLaunchFailsInTurnWithoutException) {
   const Operator op = GetParam();
   SequenceState state(op);
-  const std::vector<Step> steps = OperatorCallSequence(op);
-  for (const Step& step : steps) {
-    if (step.role == StepRole::kPhase1) break;
-    ASSERT_EQ(step.call(state), 0) << step.name;
-  }
+  size_t phase1 = 0;
+  ASSERT_NO_FATAL_FAILURE(RunStepsBefore(StepRole::kPhase1, OperatorCallSequence(op), state, &phase1));
   const int64_t walked = WalkOneCall("phase 1, phase 2 and aclrtSynchronizeStream", [&] {
     uint64_t workspace_size = 0;
     aclOpExecutor* executor = nullptr;
