@@ -219,14 +219,30 @@ int64_t WalkOneCall(const std::string& name, const std::function<int()>& call, i
   return 0;
 }
 
-// The error paths allocate too (their messages name shapes and dtypes): a
-// refused phase 1 keeps its status, or reports running out, when any of its
-// allocations fails; so do the device-wide calls that list streams.
-TEST_P(NewFailureWalk, EveryAllocationOfErrorPathsAndDeviceWideCallsFailsInTurnWithoutException) {
+// Calls walked one at a time, each allocation failing in turn; each keeps its
+// status or reports running out:
+// - the process's first launch (phase 1, phase 2, synchronisation), walked
+//   before any other: state a process builds on first use (the executor
+//   slots and their commit lock, the SIMD target) is built un-faulted by the
+//   sequence walk at its first n, before the step that needs it, so only a
+//   process of its own shows its allocations failing (CTest runs each test in one);
+// - the error paths (their messages name shapes and dtypes): refused phase 1s;
+// - the device-wide calls that list streams, contexts, a new thread's first call.
+TEST_P(NewFailureWalk, EveryAllocationOfAFirstLaunchErrorPathsAndDeviceWideCallsFailsInTurnWithoutException) {
   const Operator op = GetParam();
   SequenceState state(op);
   size_t phase1 = 0;
   ASSERT_NO_FATAL_FAILURE(RunStepsBefore(StepRole::kPhase1, OperatorCallSequence(op), state, &phase1));
+  const int64_t first_launch = WalkOneCall("the process's first phase 1, phase 2 and aclrtSynchronizeStream", [&] {
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    int status = CallPhase1(op, state.grad, state.self, state.out, &workspace_size, &executor);
+    if (status == 0) status = CallPhase2(op, nullptr, workspace_size, executor, state.stream);  // spends it
+    if (status == 0) status = aclrtSynchronizeStream(state.stream);
+    return status;
+  }, 0);
+  EXPECT_GT(first_launch, 0);
+  std::printf("allocations of the first launch failed in turn: %lld\n", static_cast<long long>(first_launch));
   // Views of self's buffer (32 KiB), refused for their shape, dtype or aliasing.
   const int64_t other_dims[] = {kElements / 2, 2};
   aclTensor* other_shape = aclCreateTensor(other_dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, other_dims, 2,
@@ -294,29 +310,6 @@ TEST_P(NewFailureWalk, EveryAllocationOfErrorPathsAndDeviceWideCallsFailsInTurnW
   aclDestroyTensor(broadcast);
   aclDestroyTensor(doubles);
   aclDestroyTensor(other_shape);
-  state.Release();
-}
-
-// State a process builds on its first launch (the executor slots and their
-// commit lock, ...) is built un-faulted by the walks above, at their first n,
-// before the step that needs it; so the process's first launch is walked on its
-// own here, in a process of its own (CTest runs each test in one): phase 1,
-// phase 2 and the synchronisation, with each allocation failing in turn.
-TEST_P(NewFailureWalk, EveryAllocationOfTheProcesssFirstLaunchFailsInTurnWithoutException) {
-  const Operator op = GetParam();
-  SequenceState state(op);
-  size_t phase1 = 0;
-  ASSERT_NO_FATAL_FAILURE(RunStepsBefore(StepRole::kPhase1, OperatorCallSequence(op), state, &phase1));
-  const int64_t walked = WalkOneCall("phase 1, phase 2 and aclrtSynchronizeStream", [&] {
-    uint64_t workspace_size = 0;
-    aclOpExecutor* executor = nullptr;
-    int status = CallPhase1(op, state.grad, state.self, state.out, &workspace_size, &executor);
-    if (status == 0) status = CallPhase2(op, nullptr, workspace_size, executor, state.stream);  // spends it
-    if (status == 0) status = aclrtSynchronizeStream(state.stream);
-    return status;
-  }, 0);
-  EXPECT_GT(walked, 0);
-  std::printf("allocations of the first launch failed in turn: %lld\n", static_cast<long long>(walked));
   state.Release();
 }
 
