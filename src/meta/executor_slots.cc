@@ -66,9 +66,12 @@ aclOpExecutor* MakeHandle(uint64_t index, uint32_t generation) {
 // refused with the reason instead of silently running someone else's executor.
 constexpr size_t kQuarantineSlots = 1024;
 
+// A static object, not one made with new: the first Allocate of a process
+// takes it, and must not throw when memory has run out. std::mutex is
+// constant-initialised with nothing to destroy, so it also stays usable at exit.
 std::mutex& CommitMutex() {
-  static std::mutex* const mutex = new std::mutex;
-  return *mutex;
+  static std::mutex mutex;
+  return mutex;
 }
 
 struct Quarantine {

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 
 #include "meta/executor.h"
 
@@ -34,8 +35,13 @@ enum class SlotState : uint32_t { kFree, kConstructing, kLive, kBusy, kRetired }
 class ExecutorSlots {
  public:
   // Inline (every executor call asks): a guard check instead of a call.
+  // Built in static storage rather than with new: the first phase 1 of a
+  // process builds it, and must answer 561101, not throw std::bad_alloc
+  // through the C API, when memory has run out. Never destroyed: handles may
+  // be used at exit.
   static ExecutorSlots& Get() {
-    static ExecutorSlots* const slots = new ExecutorSlots;  // never destroyed: handles may be used at exit
+    alignas(ExecutorSlots) static unsigned char storage[sizeof(ExecutorSlots)];
+    static ExecutorSlots* const slots = ::new (static_cast<void*>(storage)) ExecutorSlots;
     return *slots;
   }
 

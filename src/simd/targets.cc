@@ -83,15 +83,23 @@ bool CpuHasAvx512Fp16AndVbmi() {
 #endif
 }
 
-}  // namespace
-
-std::vector<int64_t> AvailableTargets() {
-  std::vector<int64_t> targets;
+// The targets compiled in that this CPU supports, one bit each (Highway's
+// order: a smaller bit is a better target). Allocates nothing: ChosenTarget
+// runs inside phase 1, which must not throw when memory has run out.
+int64_t AvailableTargetBits() {
   int64_t available = hwy::SupportedTargets() & HWY_TARGETS;
   if ((available & HWY_AVX3) && CpuHasAvx512Bf16()) {
     available |= kAvx512Bf16Target;
     if (CpuHasAvx512Fp16AndVbmi()) available |= kAvx512Fp16Target;
   }
+  return available;
+}
+
+}  // namespace
+
+std::vector<int64_t> AvailableTargets() {
+  std::vector<int64_t> targets;
+  const int64_t available = AvailableTargetBits();
   for (int bit = 0; bit < 63; ++bit) {
     const int64_t target = int64_t{1} << bit;
     if (available & target) targets.push_back(target);
@@ -102,11 +110,15 @@ std::vector<int64_t> AvailableTargets() {
 int64_t ChosenTarget() {
   static const int64_t chosen = [] {
     const int64_t cap = MaxIsaCap();
-    const std::vector<int64_t> available = AvailableTargets();
-    for (int64_t target : available) {
+    const int64_t available = AvailableTargetBits();
+    int64_t worst = 0;  // when the cap excludes every target, the least of them
+    for (int bit = 0; bit < 63; ++bit) {
+      const int64_t target = int64_t{1} << bit;
+      if ((available & target) == 0) continue;
       if (target >= cap) return target;
+      worst = target;
     }
-    return available.empty() ? int64_t{0} : available.back();
+    return worst;
   }();
   return chosen;
 }

@@ -1,16 +1,19 @@
 // Issue "Reliability", clause 5: an allocation failure (memory, executors,
 // queue entries) returns the documented status and leaves no partial state; the
 // next call works. One test per site (docs/reliability.md lists them): each
-// walks every pass through its site in one operator call sequence, failing it
+// walks every pass through its site in the operator call sequence of every
+// operator (aclnnHardsigmoidBackward, aclnnHardsigmoid, aclnnInplaceHardsigmoid;
+// issue 21: the forward pair to the backward op's standard), failing it
 // (fault_sequence.h says what is checked at each).
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnn/opdev/op_errno.h"
-#include "aclnnop/aclnn_hardsigmoid_backward.h"
 #include "fault_sequence.h"
 #include "gate.h"
 #include "runtime/services.h"
@@ -18,14 +21,30 @@
 namespace aclcpu_fault_test {
 namespace {
 
-// Runs the sequence's steps before phase 2 (un-faulted); *phase2 is the index
-// of the phase-2 step.
-void RunUpToPhase2(const std::vector<Step>& steps, SequenceState& state, size_t* phase2) {
-  *phase2 = 0;
-  for (size_t i = 0; steps[i].name != "aclnnHardsigmoidBackward"; ++i) {
+// What the calls that queue work on a stream answer when the queueing fails
+// with `runtime_status`: phase 2 reports it as 361001 (with the runtime's
+// message); runtime calls return the runtime status.
+std::map<std::string, int> QueuedWorkStatuses(int runtime_status) {
+  return {{kPhase2, ACLNN_ERR_RUNTIME_ERROR},
+          {"aclrtRecordEvent", runtime_status},
+          {"aclrtStreamWaitEvent", runtime_status},
+          {"aclrtMemcpyAsync", runtime_status}};
+}
+
+// Runs the sequence of `op` (un-faulted) up to its phase 2, then `fail_launch`,
+// which makes the launch fail its own way and returns the step to resume from;
+// then the rest of the sequence, whose result must be right.
+void FailLaunchThenResume(Operator op, const std::function<size_t(SequenceState&, size_t phase2)>& fail_launch) {
+  SCOPED_TRACE(OperatorName(op));
+  SequenceState state(op);
+  const std::vector<Step> steps = OperatorCallSequence(op);
+  size_t phase2 = 0;
+  ASSERT_NO_FATAL_FAILURE(RunStepsBefore(StepRole::kPhase2, steps, state, &phase2));
+  for (size_t i = fail_launch(state, phase2); i < steps.size(); ++i) {
     ASSERT_EQ(steps[i].call(state), 0) << steps[i].name;
-    *phase2 = i + 1;
   }
+  ExpectCorrectResult(state, "resumed after the failed launch");
+  state.Release();
 }
 
 class FaultInjection : public testing::Test {
@@ -39,26 +58,43 @@ class FaultInjection : public testing::Test {
   void TearDown() override { aclcpuSetFaultInjection(nullptr, 0); }
 };
 
+// One device allocation per tensor of the operator.
 TEST_F(FaultInjection, DeviceAllocateFailureReturnsMemoryAllocationAndAllocatesNothing) {
-  EXPECT_EQ(WalkSite("DeviceAllocate", {{"aclrtMalloc", ACL_ERROR_RT_MEMORY_ALLOCATION}}), 3);
+  for (Operator op : kOperators) {
+    EXPECT_EQ(WalkSite(op, "DeviceAllocate", {{"aclrtMalloc", ACL_ERROR_RT_MEMORY_ALLOCATION}}), OperatorTensors(op))
+        << OperatorName(op);
+  }
 }
 
 // The registry entry failing after the memory was obtained: the memory goes back.
 TEST_F(FaultInjection, DeviceBookkeepingFailureReturnsMemoryAllocationAndFreesTheMemory) {
-  EXPECT_EQ(WalkSite("DeviceBookkeeping", {{"aclrtMalloc", ACL_ERROR_RT_MEMORY_ALLOCATION}}), 3);
+  for (Operator op : kOperators) {
+    EXPECT_EQ(WalkSite(op, "DeviceBookkeeping", {{"aclrtMalloc", ACL_ERROR_RT_MEMORY_ALLOCATION}}),
+              OperatorTensors(op))
+        << OperatorName(op);
+  }
 }
 
 TEST_F(FaultInjection, HostAllocateFailureReturnsMemoryAllocation) {
-  EXPECT_EQ(WalkSite("HostAllocate", {{"aclrtMallocHost", ACL_ERROR_RT_MEMORY_ALLOCATION}}), 1);
+  for (Operator op : kOperators) {
+    EXPECT_EQ(WalkSite(op, "HostAllocate", {{"aclrtMallocHost", ACL_ERROR_RT_MEMORY_ALLOCATION}}), 1)
+        << OperatorName(op);
+  }
 }
 
 TEST_F(FaultInjection, HostBookkeepingFailureReturnsMemoryAllocationAndFreesTheMemory) {
-  EXPECT_EQ(WalkSite("HostBookkeeping", {{"aclrtMallocHost", ACL_ERROR_RT_MEMORY_ALLOCATION}}), 1);
+  for (Operator op : kOperators) {
+    EXPECT_EQ(WalkSite(op, "HostBookkeeping", {{"aclrtMallocHost", ACL_ERROR_RT_MEMORY_ALLOCATION}}), 1)
+        << OperatorName(op);
+  }
 }
 
-// The object, then its dims: each of the three tensors fails both ways.
+// The object, then its dims: each of the operator's tensors fails both ways.
 TEST_F(FaultInjection, TensorCreateFailureReturnsNullWithAMessage) {
-  EXPECT_EQ(WalkSite("TensorCreate", {{"aclCreateTensor", kNullHandle}}), 6);
+  for (Operator op : kOperators) {
+    EXPECT_EQ(WalkSite(op, "TensorCreate", {{"aclCreateTensor", kNullHandle}}), 2 * OperatorTensors(op))
+        << OperatorName(op);
+  }
 }
 
 // aclInitTensor failing half-way must leave the tensor as it was.
@@ -98,7 +134,11 @@ TEST_F(FaultInjection, InitTensorFailureLeavesTheTensorUnchanged) {
 }
 
 TEST_F(FaultInjection, ArrayCreateFailureReturnsNullWithAMessage) {
-  EXPECT_EQ(WalkSite("ArrayCreate", {{"aclCreateIntArray", kNullHandle}, {"aclCreateScalar", kNullHandle}}), 3);
+  for (Operator op : kOperators) {
+    EXPECT_EQ(WalkSite(op, "ArrayCreate", {{"aclCreateIntArray", kNullHandle}, {"aclCreateScalar", kNullHandle}}),
+              3)
+        << OperatorName(op);
+  }
 }
 
 // A tensor list that cannot be created leaves its tensors to the caller.
@@ -123,38 +163,39 @@ TEST_F(FaultInjection, TensorListCreateFailureLeavesTheTensorsToTheCaller) {
 }
 
 TEST_F(FaultInjection, ExecutorCreateFailureReturns561101AndNoExecutor) {
-  EXPECT_EQ(WalkSite("ExecutorCreate",
-                     {{"aclnnHardsigmoidBackwardGetWorkspaceSize", ACLNN_ERR_INNER_CREATE_EXECUTOR}}),
-            1);
+  for (Operator op : kOperators) {
+    EXPECT_EQ(WalkSite(op, "ExecutorCreate", {{kPhase1, ACLNN_ERR_INNER_CREATE_EXECUTOR}}), 1) << OperatorName(op);
+  }
 }
 
 TEST_F(FaultInjection, LaunchCreateFailureReturns561000AndSpendsTheOneShotExecutor) {
-  EXPECT_EQ(WalkSite("LaunchCreate", {{"aclnnHardsigmoidBackward", ACLNN_ERR_INNER}}), 1);
+  for (Operator op : kOperators) {
+    EXPECT_EQ(WalkSite(op, "LaunchCreate", {{kPhase2, ACLNN_ERR_INNER}}), 1) << OperatorName(op);
+  }
 }
 
-// A repeatable executor whose launch could not be built stays usable.
+// A repeatable executor whose launch could not be built stays usable: launched
+// again, it gives the right result (the in-place form's self was not touched).
 TEST_F(FaultInjection, LaunchCreateFailureLeavesARepeatableExecutorLaunchable) {
-  SequenceState state;
-  std::vector<Step> steps = OperatorCallSequence();
-  size_t phase2 = 0;
-  ASSERT_NO_FATAL_FAILURE(RunUpToPhase2(steps, state, &phase2));
-  ASSERT_EQ(aclSetAclOpExecutorRepeatable(state.executor), ACLNN_SUCCESS);
-  ASSERT_EQ(aclcpuSetFaultInjection("LaunchCreate", 1), ACL_SUCCESS);
-  EXPECT_EQ(aclnnHardsigmoidBackward(nullptr, 0, state.executor, state.stream), ACLNN_ERR_INNER);
-  EXPECT_EQ(aclcpuFaultInjectionFired(), 1);
-  EXPECT_NE(aclGetRecentErrMsg(), nullptr);
-  aclOpExecutor* repeatable = state.executor;
-  ASSERT_EQ(steps[phase2].call(state), 0);  // the same executor, launched again
-  state.executor = repeatable;              // still live: destroyed by Release
-  for (size_t i = phase2 + 1; i < steps.size(); ++i) ASSERT_EQ(steps[i].call(state), 0) << steps[i].name;
-  const float* result = static_cast<const float*>(state.host_result);
-  EXPECT_EQ(result[kElements / 2], (kElements / 2 + 1) * (1.0f / 6.0f));
-  EXPECT_EQ(result[0], 0.0f);  // self = -4
-  state.Release();
+  for (Operator op : kOperators) {
+    FailLaunchThenResume(op, [op](SequenceState& state, size_t phase2) {
+      EXPECT_EQ(aclSetAclOpExecutorRepeatable(state.executor), ACLNN_SUCCESS);
+      EXPECT_EQ(aclcpuSetFaultInjection("LaunchCreate", 1), ACL_SUCCESS);
+      EXPECT_EQ(CallPhase2(op, nullptr, 0, state.executor, state.stream), ACLNN_ERR_INNER);
+      EXPECT_EQ(aclcpuFaultInjectionFired(), 1);
+      EXPECT_NE(aclGetRecentErrMsg(), nullptr);
+      // The same executor launched again; still live afterwards (Release destroys it).
+      EXPECT_EQ(CallPhase2(op, nullptr, 0, state.executor, state.stream), ACLNN_SUCCESS);
+      return phase2 + 1;
+    });
+  }
 }
 
 TEST_F(FaultInjection, StreamCreateFailureReturnsMemoryAllocationAndRegistersNothing) {
-  EXPECT_EQ(WalkSite("StreamCreate", {{"aclrtCreateStream", ACL_ERROR_RT_MEMORY_ALLOCATION}}), 2);
+  for (Operator op : kOperators) {
+    EXPECT_EQ(WalkSite(op, "StreamCreate", {{"aclrtCreateStream", ACL_ERROR_RT_MEMORY_ALLOCATION}}), 2)
+        << OperatorName(op);
+  }
 }
 
 // A context is registered with its default stream as a whole or not at all,
@@ -188,18 +229,17 @@ TEST_F(FaultInjection, ContextCreateFailureReturnsMemoryAllocationAndRegistersNo
   aclrtContext current = nullptr;
   EXPECT_NE(aclrtGetCurrentContext(&current), ACL_SUCCESS);  // the device was not set
   aclGetRecentErrMsg();
-  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);  // the next call works, and the sequence on it
-  EXPECT_EQ(WalkSite("ContextCreate", {}), 0);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);  // the next call works, and every sequence on it
+  for (Operator op : kOperators) EXPECT_EQ(WalkSite(op, "ContextCreate", {}), 0) << OperatorName(op);
 }
 
 // Queue entries: phase 2 reports the runtime's failure as 361001 (with the
 // runtime's message); runtime calls return the runtime status.
 TEST_F(FaultInjection, StreamQueuePushFailureReturnsMemoryAllocationAndDeletesTheTaskUnrun) {
-  EXPECT_GE(WalkSite("StreamQueuePush", {{"aclnnHardsigmoidBackward", ACLNN_ERR_RUNTIME_ERROR},
-                                         {"aclrtRecordEvent", ACL_ERROR_RT_MEMORY_ALLOCATION},
-                                         {"aclrtStreamWaitEvent", ACL_ERROR_RT_MEMORY_ALLOCATION},
-                                         {"aclrtMemcpyAsync", ACL_ERROR_RT_MEMORY_ALLOCATION}}),
-            3);
+  for (Operator op : kOperators) {
+    EXPECT_GE(WalkSite(op, "StreamQueuePush", QueuedWorkStatuses(ACL_ERROR_RT_MEMORY_ALLOCATION)), 3)
+        << OperatorName(op);
+  }
 }
 
 // A task that keeps a stream busy until its gate opens.
@@ -216,52 +256,56 @@ class GateTask final : public aclcpu::Task {
 // A launch on an idle stream runs on the calling thread and queues nothing;
 // behind earlier work it is queued, and a queue entry that cannot be had makes
 // phase 2 fail with 361001, spends the one-shot executor, and leaves the stream
-// running the work it had and taking new work.
+// running the work it had and taking new work (the in-place form's self
+// untouched by the launch that was not queued).
 TEST_F(FaultInjection, StreamQueuePushFailureOfALaunchBehindBusyStreamReturns361001) {
-  SequenceState state;
-  std::vector<Step> steps = OperatorCallSequence();
-  size_t phase2 = 0;
-  ASSERT_NO_FATAL_FAILURE(RunUpToPhase2(steps, state, &phase2));
   const aclcpu::RuntimeServices& runtime = *aclcpuRuntimeServices(aclcpu::kRuntimeServicesAbi);
-  aclcpu_test::Gate gate;
-  ASSERT_EQ(runtime.submit(state.stream, new GateTask(&gate)), ACL_SUCCESS);
-  ASSERT_EQ(aclcpuSetFaultInjection("StreamQueuePush", 1), ACL_SUCCESS);
-  EXPECT_EQ(aclnnHardsigmoidBackward(nullptr, 0, state.executor, state.stream), ACLNN_ERR_RUNTIME_ERROR);
-  EXPECT_EQ(aclcpuFaultInjectionFired(), 1);
-  EXPECT_NE(aclGetRecentErrMsg(), nullptr);
-  EXPECT_EQ(aclnnHardsigmoidBackward(nullptr, 0, state.executor, state.stream), ACLNN_ERR_PARAM_INVALID)
-      << "the one-shot executor was not spent";
-  gate.Open();
-  ASSERT_EQ(aclrtSynchronizeStream(state.stream), ACL_SUCCESS);
-  state.executor = nullptr;
-  ASSERT_EQ(steps[phase2 - 1].call(state), 0);  // phase 1 again, then the rest
-  for (size_t i = phase2; i < steps.size(); ++i) ASSERT_EQ(steps[i].call(state), 0) << steps[i].name;
-  const float* result = static_cast<const float*>(state.host_result);
-  EXPECT_EQ(result[kElements / 2], (kElements / 2 + 1) * (1.0f / 6.0f));
-  state.Release();
+  for (Operator op : kOperators) {
+    FailLaunchThenResume(op, [op, &runtime](SequenceState& state, size_t phase2) {
+      aclcpu_test::Gate gate;
+      EXPECT_EQ(runtime.submit(state.stream, new GateTask(&gate)), ACL_SUCCESS);
+      EXPECT_EQ(aclcpuSetFaultInjection("StreamQueuePush", 1), ACL_SUCCESS);
+      EXPECT_EQ(CallPhase2(op, nullptr, 0, state.executor, state.stream), ACLNN_ERR_RUNTIME_ERROR);
+      EXPECT_EQ(aclcpuFaultInjectionFired(), 1);
+      EXPECT_NE(aclGetRecentErrMsg(), nullptr);
+      EXPECT_EQ(CallPhase2(op, nullptr, 0, state.executor, state.stream), ACLNN_ERR_PARAM_INVALID)
+          << "the one-shot executor was not spent";
+      gate.Open();
+      EXPECT_EQ(aclrtSynchronizeStream(state.stream), ACL_SUCCESS);
+      state.executor = nullptr;
+      return phase2 - 1;  // phase 1 again, then the rest
+    });
+  }
 }
 
 TEST_F(FaultInjection, StreamWorkerStartFailureReturnsResourceAllocFailAndTheStreamStaysUsable) {
-  EXPECT_GE(WalkSite("StreamWorkerStart", {{"aclnnHardsigmoidBackward", ACLNN_ERR_RUNTIME_ERROR},
-                                           {"aclrtRecordEvent", ACL_ERROR_RT_RESOURCE_ALLOC_FAIL},
-                                           {"aclrtStreamWaitEvent", ACL_ERROR_RT_RESOURCE_ALLOC_FAIL},
-                                           {"aclrtMemcpyAsync", ACL_ERROR_RT_RESOURCE_ALLOC_FAIL}}),
-            1);
+  for (Operator op : kOperators) {
+    EXPECT_GE(WalkSite(op, "StreamWorkerStart", QueuedWorkStatuses(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL)), 1)
+        << OperatorName(op);
+  }
 }
 
 TEST_F(FaultInjection, EventCreateFailureReturnsMemoryAllocationAndRegistersNothing) {
-  EXPECT_EQ(WalkSite("EventCreate", {{"aclrtCreateEvent", ACL_ERROR_RT_MEMORY_ALLOCATION}}), 2);
+  for (Operator op : kOperators) {
+    EXPECT_EQ(WalkSite(op, "EventCreate", {{"aclrtCreateEvent", ACL_ERROR_RT_MEMORY_ALLOCATION}}), 2)
+        << OperatorName(op);
+  }
 }
 
 TEST_F(FaultInjection, EventTaskFailureReturnsMemoryAllocation) {
-  EXPECT_EQ(WalkSite("EventTask", {{"aclrtRecordEvent", ACL_ERROR_RT_MEMORY_ALLOCATION},
-                                   {"aclrtStreamWaitEvent", ACL_ERROR_RT_MEMORY_ALLOCATION}}),
-            2);
+  for (Operator op : kOperators) {
+    EXPECT_EQ(WalkSite(op, "EventTask", {{"aclrtRecordEvent", ACL_ERROR_RT_MEMORY_ALLOCATION},
+                                         {"aclrtStreamWaitEvent", ACL_ERROR_RT_MEMORY_ALLOCATION}}),
+              2)
+        << OperatorName(op);
+  }
 }
 
 // The buffer, then its registry entry: nullptr with a message, nothing left.
 TEST_F(FaultInjection, DataBufferCreateFailureReturnsNullAndCreatesNothing) {
-  EXPECT_EQ(WalkSite("DataBufferCreate", {{"aclCreateDataBuffer", kNullHandle}}), 2);
+  for (Operator op : kOperators) {
+    EXPECT_EQ(WalkSite(op, "DataBufferCreate", {{"aclCreateDataBuffer", kNullHandle}}), 2) << OperatorName(op);
+  }
 }
 
 // Recording a message cannot fail the call that reports it: the status is
@@ -283,18 +327,20 @@ TEST_F(FaultInjection, ErrorStoreFailureKeepsTheStatusAndReportsTheLostMessage) 
 }
 
 // The message of an aclnn failure (recorded through the runtime's service
-// table) too: the status of phase 1 is unchanged.
+// table) too: the status of phase 1 is unchanged, in every operator.
 TEST_F(FaultInjection, ErrorStoreFailureInAnAclnnCallKeepsItsStatus) {
-  uint64_t workspace = 0;
-  aclOpExecutor* executor = nullptr;
-  ASSERT_EQ(aclcpuSetFaultInjection("ErrorStore", 1), ACL_SUCCESS);
-  EXPECT_EQ(aclnnHardsigmoidBackwardGetWorkspaceSize(nullptr, nullptr, nullptr, &workspace, &executor),
-            ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_EQ(aclcpuFaultInjectionFired(), 1);
-  EXPECT_EQ(executor, nullptr);
-  const char* lost = aclGetRecentErrMsg();
-  ASSERT_NE(lost, nullptr);
-  EXPECT_NE(std::string(lost).find("lost"), std::string::npos) << lost;
+  for (Operator op : kOperators) {
+    SCOPED_TRACE(OperatorName(op));
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(aclcpuSetFaultInjection("ErrorStore", 1), ACL_SUCCESS);
+    EXPECT_EQ(CallPhase1(op, nullptr, nullptr, nullptr, &workspace, &executor), ACLNN_ERR_PARAM_NULLPTR);
+    EXPECT_EQ(aclcpuFaultInjectionFired(), 1);
+    EXPECT_EQ(executor, nullptr);
+    const char* lost = aclGetRecentErrMsg();
+    ASSERT_NE(lost, nullptr);
+    EXPECT_NE(std::string(lost).find("lost"), std::string::npos) << lost;
+  }
 }
 
 TEST_F(FaultInjection, SetFaultInjectionRefusesUnknownSitesAndNegativeCounts) {

@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_hardsigmoid.h"
 #include "aclnnop/aclnn_hardsigmoid_backward.h"
 
 namespace aclcpu_fault_test {
@@ -15,15 +17,6 @@ namespace {
 constexpr size_t kBytes = kElements * sizeof(float);
 const int64_t kShape[1] = {kElements};
 const int64_t kStrides[1] = {1};
-
-float GradValue(int64_t i) { return static_cast<float>(i + 1); }
-// Spans (-4, 4): both sides of the |self| < 3 cut.
-float SelfValue(int64_t i) { return static_cast<float>(i - kElements / 2) * 0.125f; }
-// The operator's definition, computed as the library does (float32, 1/6 rounded once).
-float Expected(int64_t i) {
-  const float self = SelfValue(i);
-  return (self > -3.0f && self < 3.0f) ? GradValue(i) * (1.0f / 6.0f) : 0.0f;
-}
 
 std::string TakeMessages() {
   const char* message = aclGetRecentErrMsg();
@@ -41,13 +34,81 @@ int CreateTensor(void* device, aclTensor** tensor) {
   return *tensor != nullptr ? 0 : kNullHandle;
 }
 
+// Where the operator writes its result: out, or self for the in-place form.
+void* ResultDevice(const SequenceState& state) {
+  return state.op == Operator::kInplaceHardsigmoid ? state.self_device : state.out_device;
+}
+
 }  // namespace
+
+float GradValue(int64_t i) { return static_cast<float>(i + 1); }
+// Spans (-4, 4): both sides of the |self| < 3 cut, and both clamps of the forward op.
+float SelfValue(int64_t i) { return static_cast<float>(i - kElements / 2) * 0.125f; }
+
+// Each operator's definition (README, Semantics), computed as the library
+// does: float32, the backward op's 1/6 rounded once, the forward op's division by 6.
+float OperatorResult(Operator op, float grad, float self) {
+  if (op == Operator::kHardsigmoidBackward) return (self > -3.0f && self < 3.0f) ? grad * (1.0f / 6.0f) : 0.0f;
+  return std::min(std::max(self + 3.0f, 0.0f), 6.0f) / 6.0f;
+}
+
+float ExpectedElement(Operator op, int64_t i) { return OperatorResult(op, GradValue(i), SelfValue(i)); }
+
+const char* OperatorName(Operator op) {
+  switch (op) {
+    case Operator::kHardsigmoidBackward: return "aclnnHardsigmoidBackward";
+    case Operator::kHardsigmoid: return "aclnnHardsigmoid";
+    case Operator::kInplaceHardsigmoid: return "aclnnInplaceHardsigmoid";
+  }
+  return "?";
+}
+
+void PrintTo(Operator op, std::ostream* os) { *os << OperatorName(op); }
+
+int OperatorTensors(Operator op) {
+  switch (op) {
+    case Operator::kHardsigmoidBackward: return 3;
+    case Operator::kHardsigmoid: return 2;
+    case Operator::kInplaceHardsigmoid: return 1;
+  }
+  return 0;
+}
+
+int CallPhase1(Operator op, aclTensor* grad, aclTensor* self, aclTensor* out, uint64_t* workspace_size,
+               aclOpExecutor** executor) {
+  switch (op) {
+    case Operator::kHardsigmoidBackward:
+      return aclnnHardsigmoidBackwardGetWorkspaceSize(grad, self, out, workspace_size, executor);
+    case Operator::kHardsigmoid: return aclnnHardsigmoidGetWorkspaceSize(self, out, workspace_size, executor);
+    case Operator::kInplaceHardsigmoid: return aclnnInplaceHardsigmoidGetWorkspaceSize(self, workspace_size, executor);
+  }
+  return -1;
+}
+
+int CallPhase2(Operator op, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
+               aclrtStream stream) {
+  switch (op) {
+    case Operator::kHardsigmoidBackward: return aclnnHardsigmoidBackward(workspace, workspace_size, executor, stream);
+    case Operator::kHardsigmoid: return aclnnHardsigmoid(workspace, workspace_size, executor, stream);
+    case Operator::kInplaceHardsigmoid: return aclnnInplaceHardsigmoid(workspace, workspace_size, executor, stream);
+  }
+  return -1;
+}
+
+std::string Step::Key() const {
+  switch (role) {
+    case StepRole::kPhase1: return kPhase1;
+    case StepRole::kPhase2: return kPhase2;
+    case StepRole::kOther: break;
+  }
+  return name;
+}
 
 void ExpectCorrectResult(const SequenceState& state, const std::string& context) {
   ASSERT_NE(state.host_result, nullptr) << context;
   const float* result = static_cast<const float*>(state.host_result);
   for (int64_t i = 0; i < kElements; ++i) {
-    ASSERT_EQ(result[i], Expected(i)) << context << ": element " << i;
+    ASSERT_EQ(result[i], ExpectedElement(state.op, i)) << context << ": element " << i;
   }
 }
 
@@ -67,28 +128,36 @@ void SequenceState::Release() {
   for (void* device : {out_device, self_device, grad_device}) {
     if (device != nullptr) aclrtFree(device);
   }
-  *this = SequenceState{};
+  *this = SequenceState(op);
 }
 
-std::vector<Step> OperatorCallSequence() {
+std::vector<Step> OperatorCallSequence(Operator op) {
+  const bool backward = op == Operator::kHardsigmoidBackward;
+  const bool in_place = op == Operator::kInplaceHardsigmoid;
   std::vector<Step> steps;
   auto add = [&steps](const char* name, std::function<int(SequenceState&)> call) {
     steps.push_back(Step{name, std::move(call), steps.size()});
   };
-  add("aclrtMalloc", [](SequenceState& s) { return aclrtMalloc(&s.grad_device, kBytes, ACL_MEM_MALLOC_HUGE_FIRST); });
+  if (backward) {
+    add("aclrtMalloc", [](SequenceState& s) { return aclrtMalloc(&s.grad_device, kBytes, ACL_MEM_MALLOC_HUGE_FIRST); });
+  }
   add("aclrtMalloc", [](SequenceState& s) { return aclrtMalloc(&s.self_device, kBytes, ACL_MEM_MALLOC_HUGE_FIRST); });
-  add("aclrtMalloc", [](SequenceState& s) { return aclrtMalloc(&s.out_device, kBytes, ACL_MEM_MALLOC_HUGE_FIRST); });
-  add("aclrtMemcpy", [](SequenceState& s) { return Upload(s.grad_device, GradValue); });
+  if (!in_place) {
+    add("aclrtMalloc", [](SequenceState& s) { return aclrtMalloc(&s.out_device, kBytes, ACL_MEM_MALLOC_HUGE_FIRST); });
+  }
+  if (backward) add("aclrtMemcpy", [](SequenceState& s) { return Upload(s.grad_device, GradValue); });
   add("aclrtMemcpy", [](SequenceState& s) { return Upload(s.self_device, SelfValue); });
-  add("aclrtMemset", [](SequenceState& s) { return aclrtMemset(s.out_device, kBytes, 0xFF, kBytes); });
+  if (!in_place) {
+    add("aclrtMemset", [](SequenceState& s) { return aclrtMemset(s.out_device, kBytes, 0xFF, kBytes); });
+  }
   add("aclrtMallocHost", [](SequenceState& s) { return aclrtMallocHost(&s.host_result, kBytes); });
   add("aclCreateDataBuffer", [](SequenceState& s) {
     s.result_buffer = aclCreateDataBuffer(s.host_result, kBytes);
     return s.result_buffer != nullptr ? 0 : kNullHandle;
   });
-  add("aclCreateTensor", [](SequenceState& s) { return CreateTensor(s.grad_device, &s.grad); });
+  if (backward) add("aclCreateTensor", [](SequenceState& s) { return CreateTensor(s.grad_device, &s.grad); });
   add("aclCreateTensor", [](SequenceState& s) { return CreateTensor(s.self_device, &s.self); });
-  add("aclCreateTensor", [](SequenceState& s) { return CreateTensor(s.out_device, &s.out); });
+  if (!in_place) add("aclCreateTensor", [](SequenceState& s) { return CreateTensor(s.out_device, &s.out); });
   add("aclCreateIntArray", [](SequenceState& s) {
     s.shape = aclCreateIntArray(kShape, 1);
     return s.shape != nullptr ? 0 : kNullHandle;
@@ -100,25 +169,34 @@ std::vector<Step> OperatorCallSequence() {
   });
   add("aclrtCreateStream", [](SequenceState& s) { return aclrtCreateStream(&s.stream); });
   add("aclrtCreateEvent", [](SequenceState& s) { return aclrtCreateEvent(&s.event); });
-  add("aclnnHardsigmoidBackwardGetWorkspaceSize", [](SequenceState& s) {
-    return aclnnHardsigmoidBackwardGetWorkspaceSize(s.grad, s.self, s.out, &s.workspace_size, &s.executor);
+  const std::string name = OperatorName(op);
+  add((name + "GetWorkspaceSize").c_str(), [op](SequenceState& s) {
+    return CallPhase1(op, s.grad, s.self, s.out, &s.workspace_size, &s.executor);
   });
+  steps.back().role = StepRole::kPhase1;
   // A one-shot executor is spent by its launch, failed or not: phase 2 resumes
   // from phase 1.
-  add("aclnnHardsigmoidBackward", [](SequenceState& s) {
-    const int status = aclnnHardsigmoidBackward(nullptr, s.workspace_size, s.executor, s.stream);
+  add(name.c_str(), [op](SequenceState& s) {
+    const int status = CallPhase2(op, nullptr, s.workspace_size, s.executor, s.stream);
     if (status == 0) s.executor = nullptr;
     return status;
   });
+  steps.back().role = StepRole::kPhase2;
   steps.back().resume_from = steps.size() - 2;
   add("aclrtRecordEvent", [](SequenceState& s) { return aclrtRecordEvent(s.event, s.stream); });
   add("aclrtStreamWaitEvent", [](SequenceState& s) { return aclrtStreamWaitEvent(nullptr, s.event); });
   add("aclrtMemcpyAsync", [](SequenceState& s) {
     return aclrtMemcpyAsync(aclGetDataBufferAddr(s.result_buffer), aclGetDataBufferSizeV2(s.result_buffer),
-                            s.out_device, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, nullptr);
+                            ResultDevice(s), kBytes, ACL_MEMCPY_DEVICE_TO_HOST, nullptr);
   });
   add("aclrtSynchronizeStream", [](SequenceState&) { return aclrtSynchronizeStream(nullptr); });
   return steps;
+}
+
+void RunStepsBefore(StepRole role, const std::vector<Step>& steps, SequenceState& state, size_t* index) {
+  for (*index = 0; *index < steps.size() && steps[*index].role != role; ++*index) {
+    ASSERT_EQ(steps[*index].call(state), 0) << steps[*index].name;
+  }
 }
 
 LiveCounts CountLiveObjects() {
@@ -127,15 +205,15 @@ LiveCounts CountLiveObjects() {
                     aclcpuLiveObjectCount("data_buffers")};
 }
 
-int WalkSite(const char* site, const std::map<std::string, int>& expected) {
+int WalkSite(Operator op, const char* site, const std::map<std::string, int>& expected) {
   // More passes than any site has in one sequence: a walk that gets here
   // means the fault keeps firing, i.e. it never disarms.
   constexpr int64_t kMaxPasses = 100;
-  const std::vector<Step> steps = OperatorCallSequence();
+  const std::vector<Step> steps = OperatorCallSequence(op);
   int faults = 0;
   for (int64_t n = 1; n <= kMaxPasses; ++n) {
-    const std::string walk = std::string(site) + ":" + std::to_string(n);
-    SequenceState state;
+    const std::string walk = std::string(OperatorName(op)) + " sequence, " + site + ":" + std::to_string(n);
+    SequenceState state(op);
     TakeMessages();
     const LiveCounts before_sequence = CountLiveObjects();
     EXPECT_EQ(aclcpuSetFaultInjection(site, n), ACL_SUCCESS) << walk;
@@ -149,7 +227,7 @@ int WalkSite(const char* site, const std::map<std::string, int>& expected) {
       if (!fired && aclcpuFaultInjectionFired() != 0) {
         fired = true;
         const std::string where = walk + " fired in " + step.name;
-        const auto documented = expected.find(step.name);
+        const auto documented = expected.find(step.Key());
         if (documented == expected.end()) {
           ADD_FAILURE() << where << ", which is not a call that passes through the site (status " << status << ")";
         } else {
@@ -157,10 +235,10 @@ int WalkSite(const char* site, const std::map<std::string, int>& expected) {
         }
         EXPECT_FALSE(TakeMessages().empty()) << where << ": no message for aclGetRecentErrMsg";
         EXPECT_TRUE(CountLiveObjects() == before_call) << where << ": the failed call left a runtime object behind";
-        if (step.name == "aclnnHardsigmoidBackwardGetWorkspaceSize") {
+        if (step.role == StepRole::kPhase1) {
           EXPECT_EQ(state.executor, nullptr) << where << ": a failed phase 1 returned an executor";
         }
-        if (step.name == "aclnnHardsigmoidBackward") {
+        if (step.role == StepRole::kPhase2) {
           // CANN's rule: the one-shot executor is used up; it is no longer live.
           EXPECT_EQ(aclDestroyAclOpExecutor(state.executor), ACLNN_ERR_PARAM_INVALID) << where;
           TakeMessages();

@@ -10,7 +10,10 @@
 // statuses with a message and left no runtime object behind, and that the rest
 // of the sequence, resumed un-faulted, gives the right result. The walk ends at
 // the first n the sequence does not reach. Leaks are LeakSanitizer's to find:
-// the sanitizer stage runs this binary under ASan.
+// the sanitizer stage runs this binary under ASan. Every test runs once per
+// operator (aclnnHardsigmoidBackward, aclnnHardsigmoid, aclnnInplaceHardsigmoid),
+// each in a process of its own, so that each walks its operator's first calls
+// (process-wide state built on first use) too.
 #include <gtest/gtest.h>
 #include <pthread.h>
 
@@ -22,7 +25,6 @@
 #include <string>
 
 #include "aclnn/opdev/op_errno.h"
-#include "aclnnop/aclnn_hardsigmoid_backward.h"
 #include "fault_sequence.h"
 
 namespace {
@@ -110,19 +112,21 @@ bool CallCounted(const Step& step, SequenceState& state, int* status) {
   return returned;
 }
 
-class NewFailureWalk : public ::testing::Test {
+// The parameter is the operator whose call sequence is walked.
+class NewFailureWalk : public ::testing::TestWithParam<Operator> {
  protected:
   void SetUp() override { ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS); }
   void TearDown() override { EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS); }
 };
 
-TEST_F(NewFailureWalk, EveryAllocationOfTheCallSequenceFailsInTurnWithoutExceptionOrLeftovers) {
+TEST_P(NewFailureWalk, EveryAllocationOfTheCallSequenceFailsInTurnWithoutExceptionOrLeftovers) {
   constexpr int64_t kMaxAllocations = 5000;  // far above one sequence's
-  const std::vector<Step> steps = OperatorCallSequence();
+  const Operator op = GetParam();
+  const std::vector<Step> steps = OperatorCallSequence(op);
   int64_t failures = 0;
   for (int64_t n = 1; n <= kMaxAllocations; ++n) {
-    const std::string walk = "allocation " + std::to_string(n);
-    SequenceState state;
+    const std::string walk = std::string(OperatorName(op)) + " sequence, allocation " + std::to_string(n);
+    SequenceState state(op);
     Messages();
     const LiveCounts before_sequence = CountLiveObjects();
     g_until_failure.store(n);
@@ -146,7 +150,7 @@ TEST_F(NewFailureWalk, EveryAllocationOfTheCallSequenceFailsInTurnWithoutExcepti
         EXPECT_EQ(kOutOfMemoryStatuses.count(status), 1u) << where << ": status " << status;
         EXPECT_FALSE(Messages().empty()) << where << ": no message for aclGetRecentErrMsg";
         EXPECT_TRUE(CountLiveObjects() == before_call) << where << ": the failed call left a runtime object behind";
-        if (step.name == "aclnnHardsigmoidBackward") {
+        if (step.role == StepRole::kPhase2) {
           aclDestroyAclOpExecutor(state.executor);  // spent or not, it is not needed any more
           Messages();
           state.executor = nullptr;
@@ -215,32 +219,61 @@ int64_t WalkOneCall(const std::string& name, const std::function<int()>& call, i
   return 0;
 }
 
-// The error paths allocate too (their messages name shapes and dtypes): a
-// refused phase 1 keeps its status, or reports running out, when any of its
-// allocations fails; so do the device-wide calls that list streams.
-TEST_F(NewFailureWalk, EveryAllocationOfErrorPathsAndDeviceWideCallsFailsInTurnWithoutException) {
-  SequenceState state;
-  const std::vector<Step> steps = OperatorCallSequence();
-  for (const Step& step : steps) {
-    if (step.name == "aclnnHardsigmoidBackwardGetWorkspaceSize") break;
-    ASSERT_EQ(step.call(state), 0) << step.name;
-  }
+// Calls walked one at a time, each allocation failing in turn; each keeps its
+// status or reports running out:
+// - the process's first launch (phase 1, phase 2, synchronisation), walked
+//   before any other: state a process builds on first use (the executor
+//   slots and their commit lock, the SIMD target) is built un-faulted by the
+//   sequence walk at its first n, before the step that needs it, so only a
+//   process of its own shows its allocations failing (CTest runs each test in one);
+// - the error paths (their messages name shapes and dtypes): refused phase 1s;
+// - the device-wide calls that list streams, contexts, a new thread's first call.
+TEST_P(NewFailureWalk, EveryAllocationOfAFirstLaunchErrorPathsAndDeviceWideCallsFailsInTurnWithoutException) {
+  const Operator op = GetParam();
+  SequenceState state(op);
+  size_t phase1 = 0;
+  ASSERT_NO_FATAL_FAILURE(RunStepsBefore(StepRole::kPhase1, OperatorCallSequence(op), state, &phase1));
+  const int64_t first_launch = WalkOneCall("the process's first phase 1, phase 2 and aclrtSynchronizeStream", [&] {
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    int status = CallPhase1(op, state.grad, state.self, state.out, &workspace_size, &executor);
+    if (status == 0) status = CallPhase2(op, nullptr, workspace_size, executor, state.stream);  // spends it
+    if (status == 0) status = aclrtSynchronizeStream(state.stream);
+    return status;
+  }, 0);
+  EXPECT_GT(first_launch, 0);
+  std::printf("allocations of the first launch failed in turn: %lld\n", static_cast<long long>(first_launch));
+  // Views of self's buffer (32 KiB), refused for their shape, dtype or aliasing.
   const int64_t other_dims[] = {kElements / 2, 2};
   aclTensor* other_shape = aclCreateTensor(other_dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, other_dims, 2,
-                                           state.out_device);
+                                           state.self_device);
   ASSERT_NE(other_shape, nullptr);
-  aclTensor* integral = aclCreateTensor(other_dims, 2, ACL_INT32, nullptr, 0, ACL_FORMAT_ND, other_dims, 2,
-                                        state.self_device);
-  ASSERT_NE(integral, nullptr);
+  const int64_t double_dims[] = {kElements / 2};
+  aclTensor* doubles = aclCreateTensor(double_dims, 1, ACL_DOUBLE, nullptr, 0, ACL_FORMAT_ND, double_dims, 1,
+                                       state.self_device);
+  ASSERT_NE(doubles, nullptr);
+  const int64_t dims[] = {kElements};
+  const int64_t zero_stride[] = {0};
+  const int64_t one_element[] = {1};
+  aclTensor* broadcast = aclCreateTensor(dims, 1, ACL_FLOAT, zero_stride, 0, ACL_FORMAT_ND, one_element, 1,
+                                         state.self_device);
+  ASSERT_NE(broadcast, nullptr);
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   int64_t walked = 0;
-  walked += WalkOneCall("phase 1 with out of another shape", [&] {
-    return aclnnHardsigmoidBackwardGetWorkspaceSize(state.grad, state.self, other_shape, &workspace_size, &executor);
+  // A dtype outside every operator's list (the in-place form ignores out).
+  walked += WalkOneCall("phase 1 with a DOUBLE self", [&] {
+    return CallPhase1(op, state.grad, doubles, doubles, &workspace_size, &executor);
   }, ACLNN_ERR_PARAM_INVALID);
-  walked += WalkOneCall("phase 1 with an INT32 self", [&] {
-    return aclnnHardsigmoidBackwardGetWorkspaceSize(state.grad, integral, state.out, &workspace_size, &executor);
-  }, ACLNN_ERR_PARAM_INVALID);
+  if (op == Operator::kInplaceHardsigmoid) {
+    walked += WalkOneCall("phase 1 with a self whose elements share memory", [&] {
+      return CallPhase1(op, nullptr, broadcast, nullptr, &workspace_size, &executor);
+    }, ACLNN_ERR_PARAM_INVALID);
+  } else {
+    walked += WalkOneCall("phase 1 with out of another shape", [&] {
+      return CallPhase1(op, state.grad, state.self, other_shape, &workspace_size, &executor);
+    }, ACLNN_ERR_PARAM_INVALID);
+  }
   walked += WalkOneCall("aclrtSynchronizeDevice", [] { return aclrtSynchronizeDevice(); }, ACL_SUCCESS);
   aclrtContext primary = nullptr;
   ASSERT_EQ(aclrtGetCurrentContext(&primary), ACL_SUCCESS);
@@ -274,10 +307,14 @@ TEST_F(NewFailureWalk, EveryAllocationOfErrorPathsAndDeviceWideCallsFailsInTurnW
   }, ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(executor, nullptr);
   EXPECT_GT(walked, 0);
-  aclDestroyTensor(integral);
+  aclDestroyTensor(broadcast);
+  aclDestroyTensor(doubles);
   aclDestroyTensor(other_shape);
   state.Release();
 }
+
+INSTANTIATE_TEST_SUITE_P(EveryOperator, NewFailureWalk, ::testing::ValuesIn(kOperators),
+                         [](const ::testing::TestParamInfo<Operator>& info) { return OperatorName(info.param); });
 
 }  // namespace
 }  // namespace aclcpu_fault_test

@@ -5,7 +5,8 @@
 // of its own (fork before the runtime is touched): the child arms
 // ThreadPoolStart:n, runs one launch big enough for 4 threads and reports
 // whether the fault fired, whether every element is right, and how many
-// threads the process has.
+// threads the process has. The same pool then runs a launch of each form of
+// the forward op (aclnnHardsigmoid, aclnnInplaceHardsigmoid), checked too.
 #include <dirent.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,7 +20,6 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "aclnnop/aclnn_hardsigmoid_backward.h"
 #include "fault_sequence.h"
 
 namespace aclcpu_fault_test {
@@ -46,11 +46,33 @@ int ThreadsOfThisProcess() {
   return count;
 }
 
-// The child's work: 1 if every element of one big launch is right.
-int RunBigLaunch() {
+// One launch of `op` over the big tensors (grad is ignored by the forward pair,
+// out by the in-place form, which writes self): 1 if every element is right.
+int RunBigLaunch(Operator op, const std::vector<float>& grad, const std::vector<float>& self, void* const device[3],
+                 aclTensor* const tensors[3]) {
+  const size_t bytes = kBigElements * sizeof(float);
+  aclrtMemcpy(device[1], bytes, self.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);  // the in-place form wrote it
+  uint64_t workspace = 0;
+  aclOpExecutor* executor = nullptr;
+  if (CallPhase1(op, tensors[0], tensors[1], tensors[2], &workspace, &executor) != 0 ||
+      CallPhase2(op, nullptr, workspace, executor, nullptr) != 0 || aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) {
+    return 0;
+  }
+  std::vector<float> out(kBigElements, -1.0f);
+  aclrtMemcpy(out.data(), bytes, device[op == Operator::kInplaceHardsigmoid ? 1 : 2], bytes,
+              ACL_MEMCPY_DEVICE_TO_HOST);
+  for (int64_t i = 0; i < kBigElements; ++i) {
+    if (out[i] != OperatorResult(op, grad[i], self[i])) return 0;
+  }
+  return 1;
+}
+
+// The child's work: 1 if every element of one big launch of each operator is
+// right. The first launch makes the pool (with the fault); the others run on it.
+int RunBigLaunches() {
   if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 0;
   const size_t bytes = kBigElements * sizeof(float);
-  std::vector<float> grad(kBigElements), self(kBigElements), out(kBigElements, -1.0f);
+  std::vector<float> grad(kBigElements), self(kBigElements);
   for (int64_t i = 0; i < kBigElements; ++i) {
     grad[i] = static_cast<float>(i % 97);
     self[i] = static_cast<float>(i % 17) * 0.5f - 4.0f;
@@ -60,25 +82,13 @@ int RunBigLaunch() {
     if (aclrtMalloc(&d, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return 0;
   }
   aclrtMemcpy(device[0], bytes, grad.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
-  aclrtMemcpy(device[1], bytes, self.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
   const int64_t shape[1] = {kBigElements};
   aclTensor* tensors[3];
   for (int i = 0; i < 3; ++i) {
     tensors[i] = aclCreateTensor(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1, device[i]);
   }
-  uint64_t workspace = 0;
-  aclOpExecutor* executor = nullptr;
-  if (aclnnHardsigmoidBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], &workspace, &executor) != 0 ||
-      aclnnHardsigmoidBackward(nullptr, workspace, executor, nullptr) != 0 ||
-      aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) {
-    return 0;
-  }
-  aclrtMemcpy(out.data(), bytes, device[2], bytes, ACL_MEMCPY_DEVICE_TO_HOST);
   int correct = 1;
-  for (int64_t i = 0; i < kBigElements; ++i) {
-    const float expected = (self[i] > -3.0f && self[i] < 3.0f) ? grad[i] * (1.0f / 6.0f) : 0.0f;
-    if (out[i] != expected) correct = 0;
-  }
+  for (Operator op : kOperators) correct &= RunBigLaunch(op, grad, self, device, tensors);
   for (aclTensor* t : tensors) aclDestroyTensor(t);
   for (void* d : device) aclrtFree(d);
   return correct;
@@ -96,7 +106,7 @@ ChildReport RunChild(int64_t n) {
     std::thread([] {}).join();
     setenv("ACLCPU_NUM_THREADS", std::to_string(kThreads).c_str(), 1);
     aclcpuSetFaultInjection("ThreadPoolStart", n);
-    const int correct = RunBigLaunch();
+    const int correct = RunBigLaunches();
     char line[64];
     const int length = std::snprintf(line, sizeof line, "%d %d %d", static_cast<int>(aclcpuFaultInjectionFired()),
                                      correct, ThreadsOfThisProcess());

@@ -1,7 +1,8 @@
 // Uses aclcpu the way torch_npu's op-plugin does, with nothing of ours linked
 // in and none of our headers included: the libraries are opened by soname
 // (found through the LD_LIBRARY_PATH that <prefix>/set_env.sh exports), the
-// operator's two phases and the meta API (aclCreateTensor, aclDestroyTensor)
+// operators' two phases (aclnnHardsigmoidBackward, aclnnHardsigmoid,
+// aclnnInplaceHardsigmoid) and the meta API (aclCreateTensor, aclDestroyTensor)
 // are resolved with dlsym on the libopapi.so handle, and the runtime on the
 // libascendcl.so handle. Tensors are described as torch_npu converts an
 // at::Tensor: the view's sizes and strides, its storage offset in elements, a
@@ -12,14 +13,21 @@
 // does, rather than taken from aclcpu's headers, so a drift between our
 // headers and CANN's binary interface shows up as a failure.
 //
+// Every case runs the backward op on its three views, checked against PyTorch's
+// result in cases.txt; then aclnnHardsigmoid from its self view into its out
+// view, and aclnnInplaceHardsigmoid on its self view, both checked against the
+// forward formula computed here (HardsigmoidWord).
+//
 // Usage: aclcpu_load_by_name <cases.txt made by make_cases.py>
-// Prints "N passed, 0 failed" and exits 0 when every case matches PyTorch.
+// Prints "N passed, 0 failed" and exits 0 when every call gives its expected result.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -49,6 +57,9 @@ using CreateTensorFn = AclTensor* (*)(const int64_t* view_dims, uint64_t view_di
 using DestroyTensorFn = int (*)(const AclTensor*);
 using GetWorkspaceSizeFn = int (*)(const AclTensor* grad_output, const AclTensor* self, AclTensor* out,
                                    uint64_t* workspace_size, AclOpExecutor** executor);
+using ForwardGetWorkspaceSizeFn = int (*)(const AclTensor* self, AclTensor* out, uint64_t* workspace_size,
+                                          AclOpExecutor** executor);
+using InplaceGetWorkspaceSizeFn = int (*)(const AclTensor* self, uint64_t* workspace_size, AclOpExecutor** executor);
 using RunFn = int (*)(void* workspace, uint64_t workspace_size, AclOpExecutor* executor, void* stream);
 
 // libascendcl.so.
@@ -69,6 +80,10 @@ struct OpApi {
   DestroyTensorFn destroy_tensor;
   GetWorkspaceSizeFn get_workspace_size;
   RunFn run;
+  ForwardGetWorkspaceSizeFn forward_get_workspace_size;
+  RunFn forward_run;
+  InplaceGetWorkspaceSizeFn inplace_get_workspace_size;
+  RunFn inplace_run;
 };
 
 struct Runtime {
@@ -219,15 +234,74 @@ bool MakeDeviceTensor(const OpApi& api, const Runtime& rt, const TensorSpec& spe
   return device->tensor != nullptr;
 }
 
-bool RunCase(const OpApi& api, const Runtime& rt, void* stream, const Case& item) {
+// The storage index of each element of a view, in row-major order of its sizes.
+std::vector<size_t> ViewIndices(const TensorSpec& spec) {
+  size_t count = 1;
+  for (int64_t size : spec.sizes) count *= static_cast<size_t>(size);
+  std::vector<size_t> indices;
+  indices.reserve(count);
+  std::vector<int64_t> index(spec.sizes.size(), 0);
+  for (size_t k = 0; k < count; ++k) {
+    int64_t at = spec.offset;
+    for (size_t d = 0; d < index.size(); ++d) at += index[d] * spec.strides[d];
+    indices.push_back(static_cast<size_t>(at));
+    for (size_t d = index.size(); d-- > 0;) {
+      if (++index[d] < spec.sizes[d]) break;
+      index[d] = 0;
+    }
+  }
+  return indices;
+}
+
+// aclnnHardsigmoid of one element, from its definition rather than from PyTorch:
+// min(max(x + 3, 0), 6) / 6 in float32 (a division, as PyTorch 1.13 computes it),
+// rounded once to the element type (bf16: to nearest even). NaN stays NaN.
+uint32_t HardsigmoidWord(uint32_t word, size_t element_size) {
+  uint32_t bits = element_size == 4 ? word : word << 16;
+  float x;
+  std::memcpy(&x, &bits, 4);
+  const float y = std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+  std::memcpy(&bits, &y, 4);
+  if (element_size == 4) return bits;
+  if (IsNan(bits, 4)) return (bits >> 16) | 0x40u;
+  return (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
+}
+
+// out's whole storage after aclnnHardsigmoid(self, out): out's storage with each
+// element of its view replaced by the forward op of self's element at the same
+// index. With out = self it is self's storage after aclnnInplaceHardsigmoid.
+std::vector<uint32_t> ExpectedHardsigmoid(const TensorSpec& self, const TensorSpec& out, size_t element_size) {
+  const std::vector<size_t> from = ViewIndices(self);
+  const std::vector<size_t> to = ViewIndices(out);
+  std::vector<uint32_t> expected = out.storage;
+  for (size_t k = 0; k < from.size() && k < to.size(); ++k) {
+    expected[to[k]] = HardsigmoidWord(self.storage[from[k]], element_size);
+  }
+  return expected;
+}
+
+// Phase 1 of one operator on the tensors of its views (in the order given to RunCall).
+using Phase1 = std::function<int(AclTensor* const* tensors, uint64_t* workspace_size, AclOpExecutor** executor)>;
+
+// One operator call as torch_npu makes it, on device copies of `views`:
+// phase 1, a workspace only if one is asked for, phase 2 on the stream, the
+// aclTensors destroyed right after the launch. Then the whole storage of
+// views[result] must be `expected`.
+bool RunCall(const OpApi& api, const Runtime& rt, void* stream, const Case& item, const char* op,
+             const std::vector<const TensorSpec*>& views, const Phase1& phase1, RunFn phase2, size_t result,
+             const std::vector<uint32_t>& expected) {
+  const std::string name = item.name + " " + op;
   const bool is_f32 = item.dtype == "f32";
   const int data_type = is_f32 ? kAclFloat : kAclBf16;
   const size_t element_size = is_f32 ? 4 : 2;
-  DeviceTensor grad, self, out;
-  bool ok = MakeDeviceTensor(api, rt, item.grad, data_type, element_size, &grad) &&
-            MakeDeviceTensor(api, rt, item.self, data_type, element_size, &self) &&
-            MakeDeviceTensor(api, rt, item.out, data_type, element_size, &out);
-  if (!ok) std::fprintf(stderr, "%s: could not set up the tensors\n", item.name.c_str());
+  std::vector<DeviceTensor> devices(views.size());
+  bool ok = true;
+  for (size_t i = 0; ok && i < views.size(); ++i) {
+    ok = MakeDeviceTensor(api, rt, *views[i], data_type, element_size, &devices[i]);
+  }
+  if (!ok) std::fprintf(stderr, "%s: could not set up the tensors\n", name.c_str());
+  std::vector<AclTensor*> tensors;
+  for (const DeviceTensor& device : devices) tensors.push_back(device.tensor);
 
   // torch_npu's EXEC_NPU_CMD: phase 1, a workspace only if one is asked for,
   // phase 2 on the current stream.
@@ -235,47 +309,68 @@ bool RunCase(const OpApi& api, const Runtime& rt, void* stream, const Case& item
   AclOpExecutor* executor = nullptr;
   void* workspace = nullptr;
   if (ok) {
-    const int status = api.get_workspace_size(grad.tensor, self.tensor, out.tensor, &workspace_size, &executor);
+    const int status = phase1(tensors.data(), &workspace_size, &executor);
     if (status != 0) {
-      std::fprintf(stderr, "%s: phase 1 returned %d: %s\n", item.name.c_str(), status, rt.recent_err_msg());
+      std::fprintf(stderr, "%s: phase 1 returned %d: %s\n", name.c_str(), status, rt.recent_err_msg());
       ok = false;
     }
   }
   if (ok && workspace_size > 0 && rt.malloc(&workspace, workspace_size, kMallocHugeFirst) != 0) ok = false;
   if (ok) {
-    const int status = api.run(workspace, workspace_size, executor, stream);
+    const int status = phase2(workspace, workspace_size, executor, stream);
     if (status != 0) {
-      std::fprintf(stderr, "%s: phase 2 returned %d: %s\n", item.name.c_str(), status, rt.recent_err_msg());
+      std::fprintf(stderr, "%s: phase 2 returned %d: %s\n", name.c_str(), status, rt.recent_err_msg());
       ok = false;
     }
   }
   // As torch_npu does, the aclTensors go right after the launch, before the
   // stream has necessarily run it.
-  for (DeviceTensor* device : {&grad, &self, &out}) api.destroy_tensor(device->tensor);
+  for (AclTensor* tensor : tensors) api.destroy_tensor(tensor);
   if (ok && rt.synchronize_stream(stream) != 0) ok = false;
 
   if (ok) {
-    std::vector<unsigned char> result(item.expected.size() * element_size);
-    ok = rt.memcpy(result.data(), result.size(), out.data, result.size(), kMemcpyDeviceToHost) == 0;
+    std::vector<unsigned char> actual(expected.size() * element_size);
+    ok = rt.memcpy(actual.data(), actual.size(), devices[result].data, actual.size(), kMemcpyDeviceToHost) == 0;
     size_t mismatches = 0;
-    for (size_t i = 0; ok && i < item.expected.size(); ++i) {
-      const uint32_t actual = WordAt(result, i, element_size);
-      const uint32_t expected = item.expected[i];
+    for (size_t i = 0; ok && i < expected.size(); ++i) {
+      const uint32_t got = WordAt(actual, i, element_size);
       // PyTorch's own paths disagree on NaN payloads: any NaN matches a NaN.
-      const bool same = actual == expected || (IsNan(actual, element_size) && IsNan(expected, element_size));
+      const bool same = got == expected[i] || (IsNan(got, element_size) && IsNan(expected[i], element_size));
       if (!same && ++mismatches <= 5) {
-        std::fprintf(stderr, "%s: out storage[%zu] is 0x%x, PyTorch gives 0x%x\n", item.name.c_str(), i,
-                     actual, expected);
+        std::fprintf(stderr, "%s: storage[%zu] is 0x%x, expected 0x%x\n", name.c_str(), i, got, expected[i]);
       }
     }
     if (mismatches > 0) ok = false;
   }
   if (workspace != nullptr) rt.free(workspace);
-  for (DeviceTensor* device : {&grad, &self, &out}) {
-    if (device->data != nullptr) rt.free(device->data);
+  for (const DeviceTensor& device : devices) {
+    if (device.data != nullptr) rt.free(device.data);
   }
-  std::printf("%s %s\n", ok ? "PASS" : "FAIL", item.name.c_str());
+  std::printf("%s %s\n", ok ? "PASS" : "FAIL", name.c_str());
   return ok;
+}
+
+// The case's three calls: the backward op against PyTorch's result, then the
+// forward pair against the formula. Returns how many failed.
+int RunCase(const OpApi& api, const Runtime& rt, void* stream, const Case& item) {
+  const size_t element_size = item.dtype == "f32" ? 4 : 2;
+  int failed = 0;
+  failed += !RunCall(api, rt, stream, item, "aclnnHardsigmoidBackward", {&item.grad, &item.self, &item.out},
+                     [&](AclTensor* const* t, uint64_t* size, AclOpExecutor** executor) {
+                       return api.get_workspace_size(t[0], t[1], t[2], size, executor);
+                     },
+                     api.run, 2, item.expected);
+  failed += !RunCall(api, rt, stream, item, "aclnnHardsigmoid", {&item.self, &item.out},
+                     [&](AclTensor* const* t, uint64_t* size, AclOpExecutor** executor) {
+                       return api.forward_get_workspace_size(t[0], t[1], size, executor);
+                     },
+                     api.forward_run, 1, ExpectedHardsigmoid(item.self, item.out, element_size));
+  failed += !RunCall(api, rt, stream, item, "aclnnInplaceHardsigmoid", {&item.self},
+                     [&](AclTensor* const* t, uint64_t* size, AclOpExecutor** executor) {
+                       return api.inplace_get_workspace_size(t[0], size, executor);
+                     },
+                     api.inplace_run, 0, ExpectedHardsigmoid(item.self, item.self, element_size));
+  return failed;
 }
 
 }  // namespace
@@ -311,6 +406,12 @@ int main(int argc, char** argv) {
   Resolve(opapi_handle, "libopapi.so", "aclnnHardsigmoidBackwardGetWorkspaceSize", &api.get_workspace_size,
           &resolved);
   Resolve(opapi_handle, "libopapi.so", "aclnnHardsigmoidBackward", &api.run, &resolved);
+  Resolve(opapi_handle, "libopapi.so", "aclnnHardsigmoidGetWorkspaceSize", &api.forward_get_workspace_size,
+          &resolved);
+  Resolve(opapi_handle, "libopapi.so", "aclnnHardsigmoid", &api.forward_run, &resolved);
+  Resolve(opapi_handle, "libopapi.so", "aclnnInplaceHardsigmoidGetWorkspaceSize", &api.inplace_get_workspace_size,
+          &resolved);
+  Resolve(opapi_handle, "libopapi.so", "aclnnInplaceHardsigmoid", &api.inplace_run, &resolved);
   Runtime rt{};
   Resolve(acl_handle, "libascendcl.so", "aclInit", &rt.init, &resolved);
   Resolve(acl_handle, "libascendcl.so", "aclFinalize", &rt.finalize, &resolved);
@@ -330,8 +431,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "runtime setup failed: %s\n", rt.recent_err_msg());
     return 1;
   }
-  int passed = 0, failed = 0;
-  for (const Case& item : cases) (RunCase(api, rt, stream, item) ? passed : failed)++;
+  constexpr int kCallsPerCase = 3;
+  int failed = 0;
+  for (const Case& item : cases) failed += RunCase(api, rt, stream, item);
+  const int passed = static_cast<int>(cases.size()) * kCallsPerCase - failed;
   rt.destroy_stream(stream);
   rt.reset_device(0);
   rt.finalize();
