@@ -8,7 +8,8 @@
 #   with a baseline, also prints the ratio. The per-call figure is the
 #   difference between runs of 20 and 10 calls, divided by 10, so the markers'
 #   own cost cancels out. ACLCPU_COUNT_PART=phase1|phase2|sync counts that part
-#   of each call only (plus a few instructions of the markers themselves).
+#   of each call only (plus a few instructions of the markers themselves);
+#   ACLCPU_COUNT_OP=forward counts aclnnHardsigmoid instead of the backward op.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "${here}/../.." && pwd)"

@@ -1,13 +1,15 @@
 // The measured program of count_instructions.sh: CANN's call sequence on a
 // 1-element float32 tensor — phase 1, phase 2, aclrtSynchronizeStream — warmed
 // up, then repeated `calls` times between SIGUSR1 and SIGUSR2, which
-// single_step_counter counts between. Checks the last result.
+// single_step_counter counts between. Checks the last result. The operator is
+// aclnnHardsigmoidBackward, or with ACLCPU_COUNT_OP=forward aclnnHardsigmoid.
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_hardsigmoid.h"
 #include "aclnnop/aclnn_hardsigmoid_backward.h"
 
 namespace {
@@ -21,15 +23,20 @@ void Mark(Part part, int signal) {
   if (counted != Part::kAll && counted == part) std::raise(signal);
 }
 
+bool forward = false;  // ACLCPU_COUNT_OP=forward: aclnnHardsigmoid(self, out)
+
 bool Call(aclTensor* grad, aclTensor* self, aclTensor* out, aclrtStream stream) {
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   Mark(Part::kPhase1, SIGUSR1);
-  const bool planned = aclnnHardsigmoidBackwardGetWorkspaceSize(grad, self, out, &workspace_size, &executor) == 0;
+  const bool planned =
+      (forward ? aclnnHardsigmoidGetWorkspaceSize(self, out, &workspace_size, &executor)
+               : aclnnHardsigmoidBackwardGetWorkspaceSize(grad, self, out, &workspace_size, &executor)) == 0;
   Mark(Part::kPhase1, SIGUSR2);
   if (!planned) return false;
   Mark(Part::kPhase2, SIGUSR1);
-  const bool launched = aclnnHardsigmoidBackward(nullptr, 0, executor, stream) == 0;
+  const bool launched =
+      (forward ? aclnnHardsigmoid(nullptr, 0, executor, stream) : aclnnHardsigmoidBackward(nullptr, 0, executor, stream)) == 0;
   Mark(Part::kPhase2, SIGUSR2);
   if (!launched) return false;
   Mark(Part::kSync, SIGUSR1);
@@ -46,6 +53,8 @@ int main(int argc, char** argv) {
   if (part != nullptr && std::string(part) == "phase1") counted = Part::kPhase1;
   if (part != nullptr && std::string(part) == "phase2") counted = Part::kPhase2;
   if (part != nullptr && std::string(part) == "sync") counted = Part::kSync;
+  const char* op = std::getenv("ACLCPU_COUNT_OP");
+  forward = op != nullptr && std::string(op) == "forward";
   aclrtStream stream = nullptr;
   if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS || aclrtCreateStream(&stream) != ACL_SUCCESS) {
     return 1;
@@ -79,7 +88,9 @@ int main(int argc, char** argv) {
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();
-  if (!ok || result != 0.5f) {  // 3 * (1/6) inside the window
+  // Backward: 3 * (1/6), self inside the window; forward: (1 + 3) / 6.
+  const float expected = forward ? 4.0f / 6.0f : 0.5f;
+  if (!ok || result != expected) {
     std::fprintf(stderr, "one_element_calls: wrong result %g\n", result);
     return 1;
   }
