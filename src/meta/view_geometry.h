@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 namespace aclcpu {
 
@@ -58,12 +59,16 @@ struct ViewGeometry {
 // exotic interleaved views that never meet (e.g. sizes {2, 2}, strides {3, 2}:
 // offsets 0, 2, 3, 5), which is the price of a check that costs a sort of at most
 // eight dims.
+// Up to kMaxDistinctCheckDims dims (a view's 8, and the two that
+// ViewsOfOneLayoutProvablyDisjoint adds).
+constexpr size_t kMaxDistinctCheckDims = 10;
+
 inline bool ElementsProvablyDistinct(const int64_t* sizes, const int64_t* strides, size_t rank) {
   // Operators refuse more than 8 dims before asking; such a view is simply not
   // proven distinct here.
-  if (rank > 8) return false;
-  int64_t sorted_strides[8];
-  int64_t sorted_sizes[8];
+  if (rank > kMaxDistinctCheckDims) return false;
+  int64_t sorted_strides[kMaxDistinctCheckDims];
+  int64_t sorted_sizes[kMaxDistinctCheckDims];
   size_t count = 0;
   for (size_t dim = 0; dim < rank; ++dim) {
     if (sizes[dim] <= 1) continue;  // a dim of one index never makes two indices meet
@@ -81,6 +86,31 @@ inline bool ElementsProvablyDistinct(const int64_t* sizes, const int64_t* stride
     reach += (sorted_sizes[i] - 1) * sorted_strides[i];  // bounded by the view's extent: no overflow
   }
   return true;
+}
+
+// True if two views of one element layout — `rank` dims of `sizes` and
+// `strides` (in elements) over elements of `element_size` bytes — whose first
+// elements lie `distance` > 0 bytes apart provably share no byte. It is
+// ElementsProvablyDistinct on bytes: the view's dims with strides in bytes, the
+// bytes of one element as a dim (size element_size, stride 1), and the pair of
+// views as a dim (size 2, stride distance); any byte both views touch would be
+// two indices of that view meeting. Interleaved views of one buffer ([0::2] and
+// [1::2]) pass; views shifted by less than their extent with unit strides do
+// not. The strides and distance come from views whose byte extents fit in 64
+// bits, so no product or sum here overflows.
+inline bool ViewsOfOneLayoutProvablyDisjoint(const int64_t* sizes, const int64_t* strides, size_t rank,
+                                             int64_t element_size, uint64_t distance) {
+  if (rank + 2 > kMaxDistinctCheckDims || distance == 0 ||
+      distance > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    return false;
+  }
+  int64_t byte_sizes[kMaxDistinctCheckDims] = {element_size, 2};
+  int64_t byte_strides[kMaxDistinctCheckDims] = {1, static_cast<int64_t>(distance)};
+  for (size_t dim = 0; dim < rank; ++dim) {
+    byte_sizes[dim + 2] = sizes[dim];
+    byte_strides[dim + 2] = sizes[dim] > 1 ? strides[dim] * element_size : 0;  // size-1 dims are skipped
+  }
+  return ElementsProvablyDistinct(byte_sizes, byte_strides, rank + 2);
 }
 
 // All arithmetic is overflow-checked: shapes come from the caller and may be

@@ -399,6 +399,44 @@ TEST_F(Aliasing, DisjointViewsOfOneBufferNeedNoWorkspace) {
   ExpectSameAsOutOfPlace(c, false);
 }
 
+// Interleaved views of one buffer whose byte ranges meet but whose bytes do not
+// ([0::2] and [1::2]; even and odd rows) are read in place: no workspace, and
+// strict mode accepts them (ExpectSameAsOutOfPlace expects no refusal without
+// workspace).
+TEST_F(Aliasing, InterleavedViewsOfOneBufferShareNoByteAndNeedNoWorkspace) {
+  const int64_t n = 5000;
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    AliasCase c;
+    c.name = "out [1::2] and gradOutput [0::2] of one buffer, dtype " + std::to_string(dtype);
+    c.buffer_bytes = {Bytes(2 * n, dtype), Bytes(n, dtype)};
+    c.grad = {0, dtype, {n}, {2}, 0};
+    c.self = {1, dtype, {n}, {}, 0};
+    c.out = {0, dtype, {n}, {2}, 1};
+    ExpectSameAsOutOfPlace(c, false);
+  }
+  const int64_t rows = 64, cols = 301;
+  AliasCase c;
+  c.name = "out the odd rows, self the even rows of one buffer";
+  c.buffer_bytes = {Bytes(2 * rows * cols, ACL_FLOAT), Bytes(rows * cols, ACL_FLOAT)};
+  c.grad = {1, ACL_FLOAT, {rows, cols}, {}, 0};
+  c.self = {0, ACL_FLOAT, {rows, cols}, {2 * cols, 1}, 0};
+  c.out = {0, ACL_FLOAT, {rows, cols}, {2 * cols, 1}, cols};
+  ExpectSameAsOutOfPlace(c, false);
+}
+
+TEST_F(Aliasing, StridedViewsOfOneLayoutThatShareElementsAreStaged) {
+  // [0::2] and [2::2] of one buffer: the same strides, and every element but
+  // one end's is in both.
+  const int64_t n = 3000;
+  AliasCase c;
+  c.name = "out [2::2] over gradOutput [0::2]";
+  c.buffer_bytes = {Bytes(2 * n + 2, ACL_FLOAT), Bytes(n, ACL_FLOAT)};
+  c.grad = {0, ACL_FLOAT, {n}, {2}, 0};
+  c.self = {1, ACL_FLOAT, {n}, {}, 0};
+  c.out = {0, ACL_FLOAT, {n}, {2}, 2};
+  ExpectSameAsOutOfPlace(c, true);
+}
+
 // ---- phase 2 ------------------------------------------------------------------------------
 
 TEST_F(Aliasing, WorkspaceSmallerThanPhase1AskedForIsRefusedInEveryMode) {
@@ -447,6 +485,30 @@ TEST_F(Aliasing, RebindingThatCreatesAnOverlapIsRefusedInPhase2) {
 
   // Rebound onto gradOutput itself: in place, which is fine.
   const std::vector<uint8_t> expected = OutOfPlaceResult(c, stream_);
+  ASSERT_EQ(aclSetOutputTensorAddr(phase1.executor, 0, out.get(), buffers[0]->device()), ACLNN_SUCCESS);
+  EXPECT_EQ(LaunchAndWait(phase1.executor, 0, stream_), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  EXPECT_EQ(buffers[0]->Download(), expected);
+  EXPECT_EQ(aclDestroyAclOpExecutor(phase1.executor), ACLNN_SUCCESS);
+}
+
+TEST_F(Aliasing, RebindingToAnInterleavedViewOfAnInputsBufferIsAccepted) {
+  // out [1::2] of gradOutput's buffer ([0::2]) after phase 1 saw it elsewhere:
+  // the bytes interleave without meeting, so phase 2 needs no workspace.
+  const int64_t n = 3000;
+  AliasCase c;
+  c.name = "out rebound to [1::2] of gradOutput's buffer";
+  c.buffer_bytes = {Bytes(2 * n, ACL_FLOAT), Bytes(n, ACL_FLOAT)};
+  c.grad = {0, ACL_FLOAT, {n}, {2}, 0};
+  c.self = {1, ACL_FLOAT, {n}, {}, 0};
+  c.out = {0, ACL_FLOAT, {n}, {2}, 1};
+  const std::vector<uint8_t> expected = OutOfPlaceResult(c, stream_);
+  const std::vector<std::unique_ptr<DeviceBuffer>> buffers = MakeBuffers(c);
+  DeviceBuffer elsewhere(Bytes(2 * n, ACL_FLOAT), ACL_FLOAT);
+  const ViewTensor grad(c.grad, *buffers[0]), self(c.self, *buffers[1]), out(c.out, elsewhere);
+  const Phase1Result phase1 = CallPhase1(grad.get(), self.get(), out.get());
+  ASSERT_EQ(phase1.status, ACLNN_SUCCESS) << phase1.message;
+  ASSERT_EQ(phase1.workspace_size, 0u);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(phase1.executor), ACLNN_SUCCESS);
   ASSERT_EQ(aclSetOutputTensorAddr(phase1.executor, 0, out.get(), buffers[0]->device()), ACLNN_SUCCESS);
   EXPECT_EQ(LaunchAndWait(phase1.executor, 0, stream_), ACLNN_SUCCESS) << TakeRecentErrMsg();
   EXPECT_EQ(buffers[0]->Download(), expected);

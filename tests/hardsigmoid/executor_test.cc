@@ -208,6 +208,19 @@ TEST_F(Executors, DisjointViewsOfOneBufferNeedNoWorkspace) {
   EXPECT_EQ(LaunchAndWait(result.executor, 0, stream_), ACLNN_SUCCESS);
 }
 
+// Interleaved views of one buffer ([0::2] and [1::2]) share no byte though their
+// ranges meet: read in place, no workspace, accepted in strict mode too.
+TEST_F(Executors, InterleavedViewsOfOneBufferNeedNoWorkspace) {
+  const int64_t n = 3000;
+  Buffer buffer(2 * n);
+  const std::vector<float> expected = ReadBeforeWrite(buffer, {n}, {2}, 0, {2}, 1, 2 * n);
+  const Phase1Result result = CallPhase1(buffer.View({n}, {2}, 0), buffer.View({n}, {2}, 1));
+  ASSERT_EQ(result.status, ACLNN_SUCCESS) << result.message;
+  EXPECT_EQ(result.workspace_size, 0u);
+  ASSERT_EQ(LaunchAndWait(result.executor, 0, stream_), ACLNN_SUCCESS) << TakeRecentErrMsg();
+  EXPECT_EQ(buffer.Read(), expected);
+}
+
 TEST_F(Executors, WorkspaceSmallerThanPhase1AskedForIs161002) {
   if (aclcpu_api_test::StrictModeRequested()) GTEST_SKIP() << "strict mode refuses the overlap in phase 1";
   Buffer buffer(1001);

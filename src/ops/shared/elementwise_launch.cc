@@ -24,7 +24,7 @@ aclnnStatus CheckBoundOverlap(const ElementwiseOpInfo& info, const ElementwiseGe
   for (int op = 1; op < info.num_operands; ++op) {
     if (!SpansMeet(span(kElementwiseOut), span(op))) continue;  // nearly every launch
     if (geometry.staging.offset[op] >= 0 ||
-        ClassifyOverlap(span(kElementwiseOut), span(op), geometry.same_layout_as_out[op]) == Overlap::kSameElements) {
+        ClassifyOperandOverlap(geometry, op, span(kElementwiseOut), span(op)) != Overlap::kPartial) {
       continue;
     }
     return RefusePartialOverlap(

@@ -56,7 +56,7 @@ aclnnStatus CheckViewsInAllocations(const char* api, const ElementwiseOperand* o
 aclnnStatus PlanMeetingOperands(const char* api, const ElementwiseOperand* operands, ElementwiseGeometry* geometry) {
   const auto span = [&](int op) { return ViewSpan(geometry->planned_view_starts[op], geometry->span_bytes[op]); };
   for (int op = 1; op < geometry->num_operands; ++op) {
-    if (ClassifyOverlap(span(kElementwiseOut), span(op), geometry->same_layout_as_out[op]) != Overlap::kPartial) {
+    if (ClassifyOperandOverlap(*geometry, op, span(kElementwiseOut), span(op)) != Overlap::kPartial) {
       continue;
     }
     if (StrictMode()) {
@@ -92,6 +92,19 @@ int SplitParts(const ElementwiseGeometry& geometry, int threads, int64_t bytes_p
 int ConfiguredThreads() { return ThreadPool::ConfiguredThreads(); }
 
 }  // namespace elementwise_plan_detail
+
+Overlap ClassifyOperandOverlap(const ElementwiseGeometry& geometry, int op, ByteSpan out, ByteSpan input) {
+  const Overlap overlap = ClassifyOverlap(out, input, geometry.same_layout_as_out[op]);
+  // A flat geometry is one dense run per operand: meeting ranges share bytes.
+  if (overlap != Overlap::kPartial || !geometry.same_layout_as_out[op] || geometry.flat) return overlap;
+  const uint64_t distance = out.begin > input.begin ? out.begin - input.begin : input.begin - out.begin;
+  const StridedLayout& layout = geometry.layout;  // the input's strides are out's (same layout)
+  return ViewsOfOneLayoutProvablyDisjoint(layout.sizes, layout.strides[kElementwiseOut],
+                                          static_cast<size_t>(layout.rank), geometry.element_size[kElementwiseOut],
+                                          distance)
+             ? Overlap::kDisjoint
+             : Overlap::kPartial;
+}
 
 std::string DescribeElementwiseGeometry(const ElementwiseGeometry& geometry, const ElementwiseOperand* operands,
                                         const char* isa) {

@@ -110,6 +110,13 @@ inline aclnnStatus MeasureElementwiseViews(const char* api, const ElementwiseOpe
 inline aclnnStatus PlanElementwiseLoops(const char* api, const ElementwiseOperand* operands, int num_operands,
                                         ElementwiseGeometry* geometry);
 
+// How out's view (at `out`) meets input `op`'s (at `input`), both non-empty and
+// in the plan's geometry (operand_overlap.h's classes): ClassifyOverlap, except
+// that views of one element layout whose bytes interleave without meeting
+// ([0::2] and [1::2] of one buffer: ViewsOfOneLayoutProvablyDisjoint) are
+// disjoint. Needs the final geometry (flat, layout).
+Overlap ClassifyOperandOverlap(const ElementwiseGeometry& geometry, int op, ByteSpan out, ByteSpan input);
+
 // "elements=... coalesced=[...] path=... isa=... threads=..." and the staged
 // inputs, for the ACLCPU_VERBOSE plan line; `isa`: the SIMD target's name.
 std::string DescribeElementwiseGeometry(const ElementwiseGeometry& geometry, const ElementwiseOperand* operands,
@@ -206,14 +213,14 @@ ACLCPU_PLAN_INLINE aclnnStatus PlanElementwiseLoops(const char* api, const Eleme
   for (int op = 1; op < num_operands; ++op) {
     geometry->same_layout_as_out[op] = SameElementLayout(*operands[op].tensor, out);
   }
-  if (detail::AnyInputMeetsOut(*geometry)) {
-    const aclnnStatus status = detail::PlanMeetingOperands(api, operands, geometry);
-    if (status != ACLNN_SUCCESS) return status;
-  }
   // Dense views of one shape are one flat run (every dim merges into one): no
   // layout is built for them, as this is the common case. Other views are
   // coalesced; some of them turn out flat too (e.g. size-1 dims with any stride).
   if (!geometry->flat) detail::PlanStridedLoops(operands, geometry);
+  if (detail::AnyInputMeetsOut(*geometry)) {
+    const aclnnStatus status = detail::PlanMeetingOperands(api, operands, geometry);
+    if (status != ACLNN_SUCCESS) return status;
+  }
   const int64_t elements = out.geometry.elements;  // every view's: the shapes are equal
   geometry->elements = elements;
   // Bytes moved, saturated: a view of zero strides may count up to 2^63 - 1
