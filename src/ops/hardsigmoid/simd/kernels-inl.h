@@ -15,12 +15,14 @@
 #endif
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "hwy/highway.h"
 #include "ops/hardsigmoid/kernel.h"
 #include "ops/hardsigmoid/scalar_kernel.h"
 #include "ops/shared/simd/element_io-inl.h"
+#include "ops/shared/simd/transposed_tiles-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclcpu {
@@ -89,6 +91,48 @@ void StreamingRun(const void* self, int64_t self_stride, void* out, int64_t out_
   const T* s = static_cast<const T*>(self);
   shared::StreamThroughBlocks(static_cast<T*>(out), count,
                       [&](int64_t start, int64_t length, T* dst) { ContiguousRun<Type>(s + start, dst, length); });
+}
+
+// Two-dimensional blocks, for transposed views (self contiguous along dim 1,
+// out along dim 0), called once per plane by the executor: the shared block
+// walk (ops/shared/simd/transposed_tiles-inl.h) with this operator's rows. A
+// block row holds the float32 results, which out's store rounds once to self's
+// type (as ContiguousRun's does); for INT32, the int32 results' bits (0 or 1),
+// which the block moves unchanged.
+template <class Type>
+void TileRun(const void* self, int64_t self_stride0, int64_t self_stride1, void* out, int64_t out_stride0,
+             int64_t out_stride1, int64_t size0, int64_t size1) {
+  using T = typename Type::Storage;
+  const shared::SharedTileInput inputs[1] = {{self, self_stride0, self_stride1, int64_t{sizeof(T)}}};
+  auto compute_row = [](auto rows, float* b_row, int64_t cols) {
+    const T* s_row = reinterpret_cast<const T*>(rows[0]);
+    int64_t j = 0;
+    if constexpr (std::is_same_v<Type, I32>) {
+      const hn::ScalableTag<int32_t> di;
+      const hn::RebindToFloat<decltype(di)> df;
+      const int64_t lanes = static_cast<int64_t>(hn::Lanes(di));
+      const auto below_one = hn::Set(di, kFirstIntegerAtOne - 1);
+      const auto one = hn::Set(di, 1);
+      for (; j + lanes <= cols; j += lanes) {
+        hn::Store(hn::BitCast(df, hn::IfThenElseZero(hn::Gt(hn::LoadU(di, s_row + j), below_one), one)), df,
+                  b_row + j);
+      }
+      for (; j < cols; ++j) {
+        const int32_t result = HardsigmoidI32(s_row[j]);
+        std::memcpy(b_row + j, &result, sizeof(result));
+      }
+    } else {
+      const hn::ScalableTag<float> df;
+      const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+      for (; j + lanes <= cols; j += lanes) {
+        hn::Store(HardsigmoidVector(df, shared::VectorIo<Type>::Load(df, s_row + j)), df, b_row + j);
+      }
+      for (; j < cols; ++j) b_row[j] = HardsigmoidF32(Type::Load(s_row[j]));
+    }
+  };
+  auto run_row = [&](auto starts, T* dst, int64_t cols) { VectorRun<Type>(starts[0], self_stride1, dst, 1, cols); };
+  shared::RunSharedTransposedPlane<Type>(inputs, static_cast<T*>(out), out_stride0, out_stride1, size0, size1,
+                                         compute_row, run_row);
 }
 
 }  // namespace HWY_NAMESPACE
