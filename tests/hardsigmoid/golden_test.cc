@@ -244,7 +244,7 @@ TEST_P(HardsigmoidGolden, OffsetAndStridedViews) {
 
 // Self read along its rows and out written along its own: the block kernel
 // (ops/shared/simd/transposed_tiles-inl.h), with sizes that are not multiples
-// of its 32 x 128 blocks, a padded and offset pitch, a batch of planes, and a
+// of its 64 x 128 blocks, a padded and offset pitch, a batch of planes, and a
 // self stepping by 2 along its rows (the block kernel's element-by-element
 // path).
 TEST_P(HardsigmoidGolden, TransposedViews) {

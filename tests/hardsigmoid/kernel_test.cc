@@ -182,7 +182,7 @@ class HardsigmoidTileKernel : public ::testing::TestWithParam<KernelCase> {
   RunFn scalar_ = nullptr;
 };
 
-// Ragged sizes around the lane counts and every edge of the 32 x 128 block, in
+// Ragged sizes around the lane counts and every edge of the 64 x 128 block, in
 // the transposed, padded-and-misaligned and all-strided layouts.
 TEST_P(HardsigmoidTileKernel, BlocksAtLaneAndBlockEdgesMatchScalar) {
   for (const TileTestPlane& plane : AllTileTestPlanes()) ASSERT_NO_FATAL_FAILURE(ExpectSameAsScalar(plane));

@@ -19,7 +19,13 @@
 // gathers and non-temporal f32 stores 31-37 / 44-59 / 42-47 / 31-33; + prefetch
 // 28-30 / 31-33 / 36-38 / 24 (a noisy, loaded machine); block shape on a
 // quieter machine, 64 x 64: 23 / 24 / 24-25 / 16-19, 16 x 256: 28-30 / 20-21 /
-// 20-22 / 22-27, 32 x 128 (kept): 21-22.5 / 18-19 / 19-21 / 19-23.
+// 20-22 / 22-27, 32 x 128 (kept): 21-22.5 / 18-19 / 19-21 / 19-23. With one
+// input (the forward op) blocks of 64 rows: its input is read as that many
+// sequential streams, half as many as two inputs make at 32 rows, and each out
+// line gets 64 elements at a time. Forward 4096^2 bench, one core, AMD Zen 5 VM
+// (loaded, three runs), ms per call, 32 -> 64 rows: f32 10.7-14.5 -> 9.4-11.9,
+// bf16 10.3-17.5 -> 8.2-10.9; the backward op's f32 case was unchanged
+// (14.6-24 -> 14.4-16.5).
 //
 // Per-target include guard (Highway's convention for -inl.h files): this header
 // is re-included once per target by foreach_target.h.
@@ -46,8 +52,11 @@ namespace aclcpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-constexpr int64_t kSharedTileRows = 32;   // dim 0 (out's contiguous dim)
-constexpr int64_t kSharedTileCols = 128;  // dim 1 (the inputs' contiguous dim)
+// Block rows along dim 0 (out's contiguous dim) for an operator of kInputs
+// inputs; columns along dim 1 (the inputs' contiguous dim).
+template <int kInputs>
+constexpr int64_t kSharedTileRows = kInputs == 1 ? 64 : 32;
+constexpr int64_t kSharedTileCols = 128;
 
 // One input of a plane: element (i, j) is at start + (i * stride0 + j * stride1)
 // elements of `bytes` bytes each (strides may be zero).
@@ -73,8 +82,8 @@ constexpr bool kBlockHoldsOutBits = sizeof(typename Out::Storage) == sizeof(floa
 // float32 scratch, the scratch is transposed in registers by squares of
 // lanes x lanes (simd/transpose-inl.h: permutes, no gathers), and each
 // transposed vector is stored with out's conversion. Rows past the last whole
-// square go element by element. `block` has kSharedTileRows x kSharedTileCols
-// floats, vector-aligned. With `stream`, 32-bit out columns that are
+// square go element by element. `block` has kSharedTileRows<kInputs> x
+// kSharedTileCols floats, vector-aligned. With `stream`, 32-bit out columns that are
 // vector-aligned get non-temporal stores (huge planes only: they skip reading
 // each out line before overwriting it).
 //
@@ -107,7 +116,7 @@ void SharedTileBlockVector(const SharedTileInput (&inputs)[kInputs], int64_t i0,
     for (int k = 0; k < kInputs; ++k) {
       row_starts[k] = inputs[k].At(i0 + i, j0);
       // Prefetch the same row of the next block: the hardware prefetchers do
-      // not follow 2 x kSharedTileRows row streams (backward f32 bench 36 -> 29
+      // not follow 2 x 32 row streams (backward f32 bench 36 -> 29
       // ms, f16 44-58 -> 31 ms at 64 x 64 blocks). Past a row's end it is harmless.
       const int64_t row_bytes = kSharedTileCols * inputs[k].bytes;
       for (int64_t byte = 0; byte < row_bytes; byte += 64) hwy::Prefetch(row_starts[k] + row_bytes + byte);
@@ -150,7 +159,7 @@ void SharedTileBlockVector(const SharedTileInput (&inputs)[kInputs], int64_t i0,
 // A size0 x size1 plane (transposed views; called once per plane by the
 // executor's tile path): out element (i, j) at o + i * out_stride0 + j *
 // out_stride1. Blocks of kSharedTileRows x kSharedTileCols, dim 0 blocks
-// outside, so the inputs are read as kSharedTileRows sequential streams (their
+// outside, so each input is read as kSharedTileRows sequential streams (its
 // rows). Planes whose inputs are contiguous along dim 1 and out along dim 0 go
 // through SharedTileBlockVector with `compute_row`; others (strided or
 // broadcast inputs, strided out, a double out, which has no full-width float
@@ -167,10 +176,11 @@ void RunSharedTransposedPlane(const SharedTileInput (&inputs)[kInputs], typename
   // 32-48 MiB in all, the contiguous path's threshold (elementwise_plan.cc),
   // far beyond L2 and most of the L3 share. Backward f32 bench 41 -> 31-37 ms.
   const bool stream = size0 * size1 * int64_t{sizeof(typename Out::Storage)} >= (int64_t{16} << 20);
-  HWY_ALIGN float float_block[kSharedTileRows * kSharedTileCols];
-  HWY_ALIGN typename Out::Storage block[kSharedTileRows * kSharedTileCols];
-  for (int64_t i0 = 0; i0 < size0; i0 += kSharedTileRows) {
-    const int64_t rows = size0 - i0 < kSharedTileRows ? size0 - i0 : kSharedTileRows;
+  constexpr int64_t kRows = kSharedTileRows<kInputs>;
+  HWY_ALIGN float float_block[kRows * kSharedTileCols];
+  HWY_ALIGN typename Out::Storage block[kRows * kSharedTileCols];
+  for (int64_t i0 = 0; i0 < size0; i0 += kRows) {
+    const int64_t rows = size0 - i0 < kRows ? size0 - i0 : kRows;
     for (int64_t j0 = 0; j0 < size1; j0 += kSharedTileCols) {
       const int64_t cols = size1 - j0 < kSharedTileCols ? size1 - j0 : kSharedTileCols;
       if constexpr (!std::is_same_v<Out, element::F64>) {
