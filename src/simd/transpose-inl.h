@@ -98,7 +98,8 @@ void UnzipStepsInPlace(D d, float* rows, int64_t pitch, int64_t width, size_t fi
 // column: `vector` holds block[row + k][column] in lane k. Columns go in order
 // and each column's vectors in increasing row order, so that a caller writing
 // columns out as lines writes each line at once, as the gathers did (see
-// TileBlockVector for what other orders cost). The block is overwritten.
+// SharedTileBlockVector in ops/shared/simd/transposed_tiles-inl.h for what
+// other orders cost). The block is overwritten.
 template <class D, class Emit>
 void TransposeBlock(D d, float* block, int64_t pitch, int64_t rows, int64_t width, Emit emit) {
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));

@@ -242,9 +242,17 @@ TEST_P(HardsigmoidGolden, OffsetAndStridedViews) {
   RunOutOfPlace(View({300}, {3}, 1), View({300}, {2}, 5));
 }
 
+// Self read along its rows and out written along its own: the block kernel
+// (ops/shared/simd/transposed_tiles-inl.h), with sizes that are not multiples
+// of its 64 x 128 blocks, a padded and offset pitch, a batch of planes, and a
+// self stepping by 2 along its rows (the block kernel's element-by-element
+// path).
 TEST_P(HardsigmoidGolden, TransposedViews) {
   RunOutOfPlace(View({70, 90}, {1, 70}, 0), Dense({70, 90}));
   RunOutOfPlace(Dense({70, 90}), View({70, 90}, {1, 70}, 0));
+  RunOutOfPlace(View({133, 37}, {1, 140}, 5), Dense({133, 37}));
+  RunOutOfPlace(View({3, 45, 130}, {6000, 1, 46}, 2), Dense({3, 45, 130}));
+  RunOutOfPlace(View({40, 50}, {2, 100}, 1), Dense({40, 50}));
 }
 
 TEST_P(HardsigmoidGolden, BroadcastSelf) {
@@ -267,6 +275,7 @@ TEST_P(HardsigmoidGolden, InPlaceThroughNonContiguousViews) {
 TEST_P(HardsigmoidGolden, LaunchesSplitAcrossThreads) {
   RunOutOfPlace(Dense({300000}), Dense({300000}));
   RunOutOfPlace(View({600, 500}, {1000, 2}, 1), Dense({600, 500}));
+  RunOutOfPlace(View({600, 500}, {1, 600}, 0), Dense({600, 500}));  // transposed: the block kernel
   RunInPlace(Dense({300000}));
 }
 

@@ -1,8 +1,8 @@
 // Every compiled SIMD target's hardsigmoid kernels against the one scalar
 // reference, bit for bit: every dtype, counts around each lane boundary,
 // unaligned pointers, strided and broadcast runs, in place (out = self,
-// contiguous and strided), the non-temporal-store variant, and every 16-bit
-// pattern.
+// contiguous and strided), the non-temporal-store variant, every 16-bit
+// pattern, and the two-dimensional block kernel of transposed views.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -15,6 +15,7 @@
 #include "common/dtype.h"
 #include "common/float16.h"
 #include "../support/kernel_test_values.h"
+#include "../support/tile_test_planes.h"
 #include "ops/hardsigmoid/kernel.h"
 #include "simd/targets.h"
 
@@ -149,6 +150,104 @@ uint32_t Bits(float value) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryTargetAndDtype, HardsigmoidKernel, ::testing::ValuesIn(AllCases()), CaseName);
+
+// The two-dimensional block kernel (transposed views) on every target and dtype.
+class HardsigmoidTileKernel : public ::testing::TestWithParam<KernelCase> {
+ protected:
+  void SetUp() override {
+    tile_ = SelectTileKernel(GetParam().dtype, GetParam().target);
+    scalar_ = SelectScalarKernel(GetParam().dtype);
+    ASSERT_NE(tile_, nullptr);
+    ASSERT_NE(scalar_, nullptr);
+  }
+
+  // The block kernel on `plane` (tests/support/tile_test_planes.h) against the
+  // scalar reference run column by column, every byte of out's buffer compared.
+  void ExpectSameAsScalar(const TileTestPlane& p) {
+    const aclDataType dtype = GetParam().dtype;
+    const size_t size = DtypeSize(dtype);
+    const std::vector<uint8_t> self = KernelTestValues(dtype, p.in_extent, 41 + static_cast<uint32_t>(p.size0 * p.size1));
+    std::vector<uint8_t> tile_out(p.out_extent * size, 0xA5), scalar_out(tile_out);
+    const uint8_t* s = self.data() + size * p.misalign;
+    const size_t o = size * p.misalign;
+    tile_(s, p.in_pitch, p.in_step, tile_out.data() + o, p.out_step, p.out_pitch, p.size0, p.size1);
+    for (int64_t j = 0; j < p.size1; ++j) {
+      scalar_(s + size * j * p.in_step, p.in_pitch, scalar_out.data() + o + size * j * p.out_pitch, p.out_step,
+              p.size0);
+    }
+    ASSERT_EQ(tile_out, scalar_out) << p.size0 << " x " << p.size1 << " layout " << p.layout;
+  }
+
+  TileFn tile_ = nullptr;
+  RunFn scalar_ = nullptr;
+};
+
+// Ragged sizes around the lane counts and every edge of the 64 x 128 block, in
+// the transposed, padded-and-misaligned and all-strided layouts.
+TEST_P(HardsigmoidTileKernel, BlocksAtLaneAndBlockEdgesMatchScalar) {
+  for (const TileTestPlane& plane : AllTileTestPlanes()) ASSERT_NO_FATAL_FAILURE(ExpectSameAsScalar(plane));
+}
+
+// In place: out is self's buffer with self's layout (the element-by-element
+// path, each block read before it is written).
+TEST_P(HardsigmoidTileKernel, InPlaceMatchesOutOfPlace) {
+  const int64_t size0 = 70, size1 = 131;
+  std::vector<uint8_t> self = KernelTestValues(GetParam().dtype, size0 * size1, 61);
+  std::vector<uint8_t> expected(self.size());
+  tile_(self.data(), size1, 1, expected.data(), size1, 1, size0, size1);
+  tile_(self.data(), size1, 1, self.data(), size1, 1, size0, size1);
+  ASSERT_EQ(self, expected);
+}
+
+std::vector<KernelCase> TileCases() {
+  std::vector<KernelCase> cases;
+  for (const KernelCase& c : AllCases()) {
+    if (!c.streaming) cases.push_back(c);  // the block kernel has no streaming variant to select
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryTargetAndDtype, HardsigmoidTileKernel, ::testing::ValuesIn(TileCases()), CaseName);
+
+// Every 16-bit pattern through the vector block on every target: a 256 x 256
+// transposed plane holding each once (the block rows compute in float32, the
+// transposed stores round).
+TEST(HardsigmoidTileKernelAllTargets, EveryHalfPatternThroughTheBlockMatchesScalar) {
+  std::vector<uint16_t> self(65536), expected(65536);
+  for (uint32_t bits = 0; bits < 65536; ++bits) self[bits] = static_cast<uint16_t>(bits);
+  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    const RunFn scalar = SelectScalarKernel(dtype);
+    for (int64_t j = 0; j < 256; ++j) scalar(self.data() + j, 256, expected.data() + j * 256, 1, 256);
+    for (int64_t target : AvailableTargets()) {
+      const TileFn tile = SelectTileKernel(dtype, target);
+      ASSERT_NE(tile, nullptr);
+      std::vector<uint16_t> actual(65536);
+      tile(self.data(), 256, 1, actual.data(), 1, 256, 256, 256);
+      ASSERT_EQ(actual, expected) << TargetName(target) << " " << DtypeName(dtype);
+    }
+  }
+}
+
+// Planes of 16 MiB of out or more take non-temporal stores for 32-bit outs
+// (float32, int32) on every target: a 2049 x 2049 transposed plane, out's
+// columns aligned for vectors in some rows and not in others (odd pitch).
+TEST(HardsigmoidTileKernelAllTargets, LargePlanesWithStreamingStoresMatchScalar) {
+  const int64_t size0 = 2049, size1 = 2049;
+  const size_t count = static_cast<size_t>(size0 * size1);
+  for (aclDataType dtype : {ACL_FLOAT, ACL_INT32}) {
+    const std::vector<uint8_t> self = KernelTestValues(dtype, count, 51);
+    std::vector<uint8_t> expected(count * 4);
+    const RunFn scalar = SelectScalarKernel(dtype);
+    for (int64_t j = 0; j < size1; ++j) scalar(self.data() + 4 * j, size1, expected.data() + 4 * j * size0, 1, size0);
+    for (int64_t target : AvailableTargets()) {
+      const TileFn tile = SelectTileKernel(dtype, target);
+      ASSERT_NE(tile, nullptr);
+      std::vector<uint8_t> actual(count * 4);
+      tile(self.data(), size1, 1, actual.data(), 1, size0, size0, size1);
+      ASSERT_TRUE(actual == expected) << TargetName(target) << " " << DtypeName(dtype);
+    }
+  }
+}
 
 // The scalar reference itself on the contract's special values (the golden
 // data checks it against PyTorch at large): NaN propagates, ±inf give 1 and 0,

@@ -14,6 +14,7 @@
 #include "common/dtype.h"
 #include "common/float16.h"
 #include "../support/kernel_test_values.h"
+#include "../support/tile_test_planes.h"
 #include "ops/hardsigmoid_backward/kernel.h"
 #include "simd/targets.h"
 
@@ -114,58 +115,32 @@ TEST_P(SimdKernel, RunsWithMixedStridesMatchScalar) {
 }
 
 // The two-dimensional block kernel (transposed views) against the scalar
-// reference run column by column, on a size0 x size1 plane in one of three
-// layouts: 0, transposed (inputs contiguous along dim 1, out along dim 0: the
-// vector block path); 1, the same with padded pitches and misaligned starts;
-// 2, everything strided (the element-by-element path).
-void ExpectTileSameAsScalar(const PathCase& c, HardsigmoidBackwardRunFn scalar, int64_t size0, int64_t size1,
-                            int layout) {
+// reference run column by column, on one of the shared test planes
+// (tests/support/tile_test_planes.h).
+void ExpectTileSameAsScalar(const PathCase& c, HardsigmoidBackwardRunFn scalar, const TileTestPlane& p) {
   const aclDataType promoted = PromoteFloatingTypes(c.grad, c.self);
   const HardsigmoidBackwardTileFn tile = SelectTileKernel(c.grad, c.self, promoted, c.out, c.target);
   ASSERT_NE(tile, nullptr);
-  const int64_t misalign = layout == 0 ? 0 : 3;
-  const int64_t in_step = layout == 2 ? 2 : 1, out_step = layout == 2 ? 3 : 1;
-  const int64_t in_pitch = size1 * in_step + (layout == 0 ? 0 : 5);
-  const int64_t out_pitch = size0 * out_step + (layout == 0 ? 0 : 7);
-  const size_t in_extent = static_cast<size_t>(misalign + size0 * in_pitch);
-  const size_t out_extent = static_cast<size_t>(misalign + size1 * out_pitch);
-  const std::vector<uint8_t> grad = KernelTestValues(c.grad, in_extent, 21 + static_cast<uint32_t>(size0));
-  const std::vector<uint8_t> self = KernelTestValues(c.self, in_extent, 22 + static_cast<uint32_t>(size1));
+  const std::vector<uint8_t> grad = KernelTestValues(c.grad, p.in_extent, 21 + static_cast<uint32_t>(p.size0));
+  const std::vector<uint8_t> self = KernelTestValues(c.self, p.in_extent, 22 + static_cast<uint32_t>(p.size1));
   const size_t out_size = DtypeSize(c.out);
-  std::vector<uint8_t> tile_out(out_extent * out_size, 0xA5), scalar_out(out_extent * out_size, 0xA5);
-  const uint8_t* g = grad.data() + DtypeSize(c.grad) * misalign;
-  const uint8_t* s = self.data() + DtypeSize(c.self) * misalign;
-  const size_t o = out_size * misalign;
-  tile(g, in_pitch, in_step, s, in_pitch, in_step, tile_out.data() + o, out_step, out_pitch, size0, size1);
-  for (int64_t j = 0; j < size1; ++j) {
-    scalar(g + DtypeSize(c.grad) * j * in_step, in_pitch, s + DtypeSize(c.self) * j * in_step, in_pitch,
-           scalar_out.data() + o + out_size * j * out_pitch, out_step, size0);
+  std::vector<uint8_t> tile_out(p.out_extent * out_size, 0xA5), scalar_out(p.out_extent * out_size, 0xA5);
+  const uint8_t* g = grad.data() + DtypeSize(c.grad) * p.misalign;
+  const uint8_t* s = self.data() + DtypeSize(c.self) * p.misalign;
+  const size_t o = out_size * p.misalign;
+  tile(g, p.in_pitch, p.in_step, s, p.in_pitch, p.in_step, tile_out.data() + o, p.out_step, p.out_pitch, p.size0,
+       p.size1);
+  for (int64_t j = 0; j < p.size1; ++j) {
+    scalar(g + DtypeSize(c.grad) * j * p.in_step, p.in_pitch, s + DtypeSize(c.self) * j * p.in_step, p.in_pitch,
+           scalar_out.data() + o + out_size * j * p.out_pitch, p.out_step, p.size0);
   }
-  ASSERT_EQ(tile_out, scalar_out) << size0 << " x " << size1 << " layout " << layout;
+  ASSERT_EQ(tile_out, scalar_out) << p.size0 << " x " << p.size1 << " layout " << p.layout;
 }
 
-// Sizes around the lane counts, in every layout.
-TEST_P(SimdKernel, TileBlocksMatchScalar) {
-  const int64_t shapes[][2] = {{1, 1}, {1, 70}, {70, 1}, {15, 17}, {63, 65}, {64, 64}, {65, 63}, {17, 130}, {129, 3}};
-  for (const auto& shape : shapes) {
-    for (int layout = 0; layout < 3; ++layout) {
-      ASSERT_NO_FATAL_FAILURE(ExpectTileSameAsScalar(GetParam(), scalar_, shape[0], shape[1], layout));
-    }
-  }
-}
-
-// Sizes at every edge of the 32 x 128 block (tile - 1, tile, tile + 1,
-// 2 x tile + 1) and odd sizes, crossed: the last block's rows then end inside a
-// square of lanes x lanes that the vector path transposes in registers (and
-// the rows past the last whole square go element by element), and its columns
-// end inside a vector.
-TEST_P(SimdKernel, TileBlocksAtEveryTileEdgeMatchScalar) {
-  for (int64_t size0 : {1, 31, 32, 33, 47, 65}) {
-    for (int64_t size1 : {1, 75, 127, 128, 129, 257}) {
-      for (int layout = 0; layout < 3; ++layout) {
-        ASSERT_NO_FATAL_FAILURE(ExpectTileSameAsScalar(GetParam(), scalar_, size0, size1, layout));
-      }
-    }
+// Sizes around the lane counts and at every edge of the block, in every layout.
+TEST_P(SimdKernel, TileBlocksAtLaneAndBlockEdgesMatchScalar) {
+  for (const TileTestPlane& plane : AllTileTestPlanes()) {
+    ASSERT_NO_FATAL_FAILURE(ExpectTileSameAsScalar(GetParam(), scalar_, plane));
   }
 }
 

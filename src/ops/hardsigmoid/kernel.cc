@@ -23,5 +23,10 @@ RunFn SelectStreamingKernel(aclDataType dtype, int64_t target) {
   return selector != nullptr ? selector(dtype) : nullptr;
 }
 
+TileFn SelectTileKernel(aclDataType dtype, int64_t target) {
+  const auto selector = ForTarget(kTileKernelSelectors, target);
+  return selector != nullptr ? selector(dtype) : nullptr;
+}
+
 }  // namespace hardsigmoid
 }  // namespace aclcpu

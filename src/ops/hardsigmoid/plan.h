@@ -26,10 +26,17 @@ extern const ElementwiseOpInfo kOpInfo;
 // the overlap rules of the out-of-place form).
 extern const ElementwiseOpInfo kInplaceOpInfo;
 
-// Transposed views are walked in tiles of strided runs (no block kernel).
 struct Plan : ElementwisePlan<RunFn> {
+  static constexpr bool kHasTileKernel = true;
+  TileFn tile_kernel = nullptr;  // if set, used instead of `kernel` (transposed views)
+
   void Run(char* const* starts, const int64_t* strides, int64_t count) const {
     kernel(starts[kSelf], strides[kSelf], starts[kOut], strides[kOut], count);
+  }
+  void RunTile(char* const* starts, const int64_t* strides0, const int64_t* strides1, int64_t size0,
+               int64_t size1) const {
+    tile_kernel(starts[kSelf], strides0[kSelf], strides1[kSelf], starts[kOut], strides0[kOut], strides1[kOut], size0,
+                size1);
   }
 };
 

@@ -25,6 +25,10 @@ RunFn SelectStreamingKernel(aclDataType dtype) {
   return WithSelfType<RunFn>(dtype, [](auto type) -> RunFn { return &StreamingRun<decltype(type)>; });
 }
 
+TileFn SelectTileKernel(aclDataType dtype) {
+  return WithSelfType<TileFn>(dtype, [](auto type) -> TileFn { return &TileRun<decltype(type)>; });
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace hardsigmoid
 }  // namespace aclcpu
@@ -43,6 +47,7 @@ namespace hardsigmoid {
 const TargetTable<KernelSelector> kVectorKernelSelectors = {ACLCPU_FOR_EACH_COMPILED_TARGET(SelectVectorKernel)};
 const TargetTable<KernelSelector> kStreamingKernelSelectors = {
     ACLCPU_FOR_EACH_COMPILED_TARGET(SelectStreamingKernel)};
+const TargetTable<TileKernelSelector> kTileKernelSelectors = {ACLCPU_FOR_EACH_COMPILED_TARGET(SelectTileKernel)};
 
 }  // namespace hardsigmoid
 }  // namespace aclcpu

@@ -15,6 +15,10 @@ using KernelSelector = RunFn (*)(aclDataType dtype);
 extern const TargetTable<KernelSelector> kVectorKernelSelectors;
 extern const TargetTable<KernelSelector> kStreamingKernelSelectors;
 
+// Two-dimensional block kernels (transposed views).
+using TileKernelSelector = TileFn (*)(aclDataType dtype);
+extern const TargetTable<TileKernelSelector> kTileKernelSelectors;
+
 }  // namespace hardsigmoid
 }  // namespace aclcpu
 

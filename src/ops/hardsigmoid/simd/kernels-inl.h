@@ -15,12 +15,15 @@
 #endif
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "hwy/highway.h"
 #include "ops/hardsigmoid/kernel.h"
 #include "ops/hardsigmoid/scalar_kernel.h"
 #include "ops/shared/simd/element_io-inl.h"
+#include "ops/shared/simd/transposed_tiles-inl.h"
+#include "simd/convert-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclcpu {
@@ -29,15 +32,34 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 namespace shared = aclcpu::HWY_NAMESPACE;  // ops/shared/simd/element_io-inl.h
 
-// The definition on float32 lanes (scalar_kernel.h). Max and Min of a NaN lane
-// differ between targets (x86 returns the second operand), while PyTorch's
-// std::max / std::min keep the NaN: a NaN self + 3 is put back explicitly. The
-// division is IEEE's on every target, correctly rounded like the scalar one.
-template <class DF>
+// The definition on float32 lanes (scalar_kernel.h), for results to be stored
+// as Type. Max and Min of a NaN lane differ between targets (x86 returns the
+// second operand), while PyTorch's std::max / std::min keep the NaN: a NaN
+// self + 3 is put back explicitly.
+//
+// The division by 6: for float32 (and the INT32 path, which does not come
+// here) it is IEEE's division on every target, correctly rounded like the
+// scalar one. For f16 and bf16, whose results are rounded once more, to 16
+// bits, a multiplication by float(1/6) gives the same 16-bit result as the
+// division for every one of the 65,536 inputs of each type: the float32
+// product and quotient differ by at most an ulp, and for these inputs never on
+// two sides of a 16-bit rounding boundary (a finite domain, so checked whole:
+// the kernel tests' every-16-bit-pattern cases compare every target with the
+// scalar division). A division costs several multiplications. Kernel alone,
+// 16K elements in L1, one core of an AMD Zen 5 VM, ns an element, with this
+// and the bf16 pair conversions below: AVX-512 f16 0.071 -> 0.060, bf16 0.138
+// -> 0.087; AVX2 f16 0.117 -> 0.111, bf16 0.270 -> 0.183; SSE4 f16 1.37 ->
+// 1.28, bf16 0.52 -> 0.37 (float32 0.048, unchanged).
+template <class Type, class DF>
 HWY_INLINE hn::Vec<DF> HardsigmoidVector(DF df, hn::Vec<DF> self) {
   const auto shifted = hn::Add(self, hn::Set(df, kShift));
   const auto clamped = hn::Min(hn::Max(shifted, hn::Zero(df)), hn::Set(df, kRange));
-  return hn::Div(hn::IfThenElse(hn::IsNaN(shifted), shifted, clamped), hn::Set(df, kRange));
+  const auto numerator = hn::IfThenElse(hn::IsNaN(shifted), shifted, clamped);
+  if constexpr (sizeof(typename Type::Storage) == 2) {
+    return hn::Mul(numerator, hn::Set(df, kOneSixthFor16BitResults));
+  } else {
+    return hn::Div(numerator, hn::Set(df, kRange));
+  }
 }
 
 // A contiguous run: full vectors, then the scalar tail.
@@ -53,9 +75,23 @@ void ContiguousRun(const typename Type::Storage* s, typename Type::Storage* o, i
       hn::StoreU(hn::IfThenElseZero(hn::Gt(hn::LoadU(di, s + at), below_one), one), di, o + at);
     });
   } else {
+#if ACLCPU_SIMD_HAS_BF16_PAIRS
+    if constexpr (std::is_same_v<Type, Bf16>) {
+      // x86: a full vector of bf16 a step, widened by interleaving with zeros
+      // and narrowed by the matching pack (simd/convert-inl.h): no lane-crossing
+      // zero-extension or pack-and-permute per half vector.
+      const hn::ScalableTag<uint16_t> du16;
+      const hn::Repartition<float, decltype(du16)> df;
+      i = shared::ForEachFullVector(i, count, static_cast<int64_t>(hn::Lanes(du16)), [&](int64_t at) {
+        hn::Vec<decltype(df)> lo, hi;
+        shared::LoadBf16PairAsF32(du16, s + at, lo, hi);
+        shared::StoreBf16PairFromF32(du16, HardsigmoidVector<Type>(df, lo), HardsigmoidVector<Type>(df, hi), o + at);
+      });
+    }
+#endif
     const hn::ScalableTag<float> df;
     i = shared::ForEachFullVector(i, count, static_cast<int64_t>(hn::Lanes(df)), [&](int64_t at) {
-      shared::VectorIo<Type>::Store(df, HardsigmoidVector(df, shared::VectorIo<Type>::Load(df, s + at)), o + at);
+      shared::VectorIo<Type>::Store(df, HardsigmoidVector<Type>(df, shared::VectorIo<Type>::Load(df, s + at)), o + at);
     });
   }
   ScalarRun<Type>(s + i, 1, o + i, 1, count - i);
@@ -89,6 +125,48 @@ void StreamingRun(const void* self, int64_t self_stride, void* out, int64_t out_
   const T* s = static_cast<const T*>(self);
   shared::StreamThroughBlocks(static_cast<T*>(out), count,
                       [&](int64_t start, int64_t length, T* dst) { ContiguousRun<Type>(s + start, dst, length); });
+}
+
+// Two-dimensional blocks, for transposed views (self contiguous along dim 1,
+// out along dim 0), called once per plane by the executor: the shared block
+// walk (ops/shared/simd/transposed_tiles-inl.h) with this operator's rows. A
+// block row holds the float32 results, which out's store rounds once to self's
+// type (as ContiguousRun's does); for INT32, the int32 results' bits (0 or 1),
+// which the block moves unchanged.
+template <class Type>
+void TileRun(const void* self, int64_t self_stride0, int64_t self_stride1, void* out, int64_t out_stride0,
+             int64_t out_stride1, int64_t size0, int64_t size1) {
+  using T = typename Type::Storage;
+  const shared::SharedTileInput inputs[1] = {{self, self_stride0, self_stride1, int64_t{sizeof(T)}}};
+  auto compute_row = [](auto rows, float* b_row, int64_t cols) {
+    const T* s_row = reinterpret_cast<const T*>(rows[0]);
+    int64_t j = 0;
+    if constexpr (std::is_same_v<Type, I32>) {
+      const hn::ScalableTag<int32_t> di;
+      const hn::RebindToFloat<decltype(di)> df;
+      const int64_t lanes = static_cast<int64_t>(hn::Lanes(di));
+      const auto below_one = hn::Set(di, kFirstIntegerAtOne - 1);
+      const auto one = hn::Set(di, 1);
+      for (; j + lanes <= cols; j += lanes) {
+        hn::Store(hn::BitCast(df, hn::IfThenElseZero(hn::Gt(hn::LoadU(di, s_row + j), below_one), one)), df,
+                  b_row + j);
+      }
+      for (; j < cols; ++j) {
+        const int32_t result = HardsigmoidI32(s_row[j]);
+        std::memcpy(b_row + j, &result, sizeof(result));
+      }
+    } else {
+      const hn::ScalableTag<float> df;
+      const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+      for (; j + lanes <= cols; j += lanes) {
+        hn::Store(HardsigmoidVector<Type>(df, shared::VectorIo<Type>::Load(df, s_row + j)), df, b_row + j);
+      }
+      for (; j < cols; ++j) b_row[j] = HardsigmoidF32(Type::Load(s_row[j]));
+    }
+  };
+  auto run_row = [&](auto starts, T* dst, int64_t cols) { VectorRun<Type>(starts[0], self_stride1, dst, 1, cols); };
+  shared::RunSharedTransposedPlane<Type>(inputs, static_cast<T*>(out), out_stride0, out_stride1, size0, size1,
+                                         compute_row, run_row);
 }
 
 }  // namespace HWY_NAMESPACE

@@ -27,9 +27,8 @@
 #include "ops/hardsigmoid_backward/scalar_kernel.h"
 #include "ops/hardsigmoid_backward/simd/select_by_grad-inl.h"
 #include "ops/shared/simd/element_io-inl.h"
+#include "ops/shared/simd/transposed_tiles-inl.h"
 #include "simd/convert-inl.h"
-#include "simd/keep_scalar.h"
-#include "simd/transpose-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclcpu {
@@ -46,10 +45,11 @@ using aclcpu::HWY_NAMESPACE::F32ToF16Bits;
 using aclcpu::HWY_NAMESPACE::LoadF16AsF32;
 using aclcpu::HWY_NAMESPACE::StoreF32AsBf16;
 using aclcpu::HWY_NAMESPACE::StoreF32AsF16;
-using aclcpu::HWY_NAMESPACE::TransposeBlock;
 using aclcpu::HWY_NAMESPACE::ElementsBeforeAlignment;
 using aclcpu::HWY_NAMESPACE::ForEachFullVector;
 using aclcpu::HWY_NAMESPACE::ForEachStridedBlock;
+using aclcpu::HWY_NAMESPACE::RunSharedTransposedPlane;
+using aclcpu::HWY_NAMESPACE::SharedTileInput;
 using aclcpu::HWY_NAMESPACE::StreamThroughBlocks;
 using aclcpu::HWY_NAMESPACE::StridedInput;
 using aclcpu::HWY_NAMESPACE::VectorIo;
@@ -260,140 +260,37 @@ void ContiguousRun(const void* grad, const void* self, void* out, int64_t count)
 }
 
 // Two-dimensional blocks, for transposed views (inputs contiguous along dim 1,
-// out along dim 0), called once per plane by the executor. Walking either dim
-// straight makes one side step 16 KiB per element on a 4096-wide matrix, and
-// with a power-of-two row pitch all those lines fall in the same few cache sets,
-// so the former 32 x 32 tiles of strided runs (scalar gathers) thrashed: 0.12
-// Gelem/s on the f32 4096 x 4096 bench, one core. Here each block row is
-// computed along dim 1 (the inputs' contiguous dim) into scratch, then the block
-// is copied out transposed, writing each out line in one go.
-//
-// Measured on that bench, one core, API ms per call (f32 / f16 / bf16 / mixed
-// f16-f32): former tiles 160-250 / 120-200 / 125-235 / 145-230; scalar
-// transpose 41-50 / 47-84 / 48-184 / 49-71; + vector column gathers and
-// non-temporal f32 stores 31-37 / 44-59 / 42-47 / 31-33; + prefetch 28-30 / 31-33
-// / 36-38 / 24 (a noisy, loaded machine); block shape on a quieter machine,
-// 64 x 64: 23 / 24 / 24-25 / 16-19, 16 x 256: 28-30 / 20-21 / 20-22 / 22-27,
-// 32 x 128 (kept): 21-22.5 / 18-19 / 19-21 / 19-23.
-constexpr int64_t kTileRows = 32;   // dim 0 (out's contiguous dim)
-constexpr int64_t kTileCols = 128;  // dim 1 (the inputs' contiguous dim)
-
-// The vector form of a block, when the inputs are contiguous along dim 1 and
-// out along dim 0: block rows are computed with full vectors into float32
-// scratch (rounded to the promoted type unless out is the promoted type, whose
-// store rounds), the scratch is transposed in registers by squares of
-// lanes x lanes (simd/transpose-inl.h: permutes, no gathers), and each
-// transposed vector is stored with the output conversion. Rows past the last
-// whole square go element by element. `block` has kTileRows x kTileCols floats,
-// vector-aligned. With `stream`, float32 out rows that are vector-aligned get
-// non-temporal stores (huge planes only: they skip reading each out line before
-// overwriting it).
-//
-// Against the former column gathers (GatherIndex), kernel alone, one core, AMD
-// EPYC Zen 5 (no GDS mitigation; gathers are cheap there), time per plane over
-// two interleaved runs, 256^2 / 1040^2 / 4096^2: AVX-512 0.33-0.61x /
-// 0.34-0.73x / 0.71-1.04x, AVX2 0.32-0.70x / 0.32-0.65x / 0.79-0.99x, SSE4
-// (whose gather was scalar loads already) 0.98-1.24x / 1.02-1.23x / 1.01-1.32x;
-// the 4096^2 bench through the API: AVX-512 0.52-0.94x, AVX2 0.59-1.02x, SSE4
-// 0.96-1.22x. The noise between runs is about 15%. Two ways to spare a pass over
-// the block were slower on power-of-two pitches, where every out line of a
-// block falls in one L1 set: the last two steps done on the way out (each out
-// line then written in pieces, four lines at a time: f32 1024^2 1.0-1.4x over
-// three runs) and the first two done while computing four rows at once (eight
-// input streams in one set: SSE4 f16 4096^2 1.6-2.2x).
-template <class Grad, class Self, class Promoted, class Out>
-void TileBlockVector(const typename Grad::Storage* g, int64_t grad_stride0, const typename Self::Storage* s,
-                     int64_t self_stride0, typename Out::Storage* o, int64_t out_stride1, int64_t rows,
-                     int64_t cols, float* block, bool stream) {
-  const hn::ScalableTag<float> df;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-  static_assert(kTileCols % hn::MaxLanes(hn::ScalableTag<float>()) == 0, "whole vectors in a scratch row");
-  const int64_t square_rows = rows - rows % lanes;
-  const int64_t square_cols = (cols + lanes - 1) / lanes * lanes;  // <= kTileCols
-  for (int64_t i = 0; i < rows; ++i) {
-    const auto* g_row = g + i * grad_stride0;
-    const auto* s_row = s + i * self_stride0;
-    float* b_row = block + i * kTileCols;
-    // Prefetch the same row of the next block: the hardware prefetchers do not
-    // follow 2 x kTileRows row streams (f32 bench 36 -> 29 ms, f16 44-58 -> 31
-    // ms at 64 x 64 blocks). Prefetching past the end of a row is harmless.
-    for (int64_t k = 0; k < kTileCols * int64_t{sizeof(*g_row)}; k += 64) {
-      hwy::Prefetch(reinterpret_cast<const char*>(g_row + kTileCols) + k);
-    }
-    for (int64_t k = 0; k < kTileCols * int64_t{sizeof(*s_row)}; k += 64) {
-      hwy::Prefetch(reinterpret_cast<const char*>(s_row + kTileCols) + k);
-    }
-    int64_t j = 0;
-    for (; j + lanes <= cols; j += lanes) {
-      hn::Store(ComputeVector<Grad, Self, Promoted, Out>(df, g_row + j, s_row + j), df, b_row + j);
-    }
-    // Rounded to the promoted type here; rounding again on the way out is exact.
-    for (; j < cols; ++j) {
-      b_row[j] = ToOut<Promoted, F32>(HardsigmoidGrad(Grad::Load(g_row[j]), Self::Load(s_row[j])));
-    }
-    // The last square's columns past the block: transposed with the rest, never
-    // stored; zeros so that no indeterminate value is read.
-    for (; j < square_cols; ++j) b_row[j] = 0.0f;
-  }
-  TransposeBlock(df, block, kTileCols, square_rows, square_cols, [&](hn::Vec<decltype(df)> v, int64_t j, int64_t i) {
-    if (j >= cols) return;
-    auto* target = o + j * out_stride1 + i;
-    if constexpr (std::is_same_v<Out, F32>) {
-      if (stream && reinterpret_cast<uintptr_t>(target) % (lanes * sizeof(float)) == 0) {
-        hn::Stream(v, df, target);
-        return;
-      }
-    }
-    VectorIo<Out>::Store(df, v, target);
-  });
-  for (int64_t j = 0; j < cols; ++j) {
-    auto* o_row = o + j * out_stride1;
-    // Strided reads of the scratch: kept scalar, no gather (simd/keep_scalar.h).
-    for (int64_t i = square_rows; i < rows; ++i) o_row[i] = Out::Store(KeepScalar(block[i * kTileCols + j]));
-  }
-}
-
+// out along dim 0), called once per plane by the executor: the shared block
+// walk (ops/shared/simd/transposed_tiles-inl.h) with this operator's rows.
+// A block row holds float32 results rounded to the promoted type unless out is
+// the promoted type, whose store rounds (rounding again on the way out is
+// exact).
 template <class Grad, class Self, class Promoted, class Out>
 void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const void* self, int64_t self_stride0,
              int64_t self_stride1, void* out, int64_t out_stride0, int64_t out_stride1, int64_t size0,
              int64_t size1) {
-  const auto* g = static_cast<const typename Grad::Storage*>(grad);
-  const auto* s = static_cast<const typename Self::Storage*>(self);
-  auto* o = static_cast<typename Out::Storage*>(out);
-  const bool vector_block = grad_stride1 == 1 && self_stride1 == 1 && out_stride0 == 1;
-  // Non-temporal stores from 16 MiB of out per plane: with both inputs, at least
-  // 48 MiB in all, the contiguous path's threshold (plan.cc), far beyond L2 and
-  // most of the L3 share. f32 bench 41 -> 31-37 ms.
-  const bool stream = size0 * size1 * int64_t{sizeof(typename Out::Storage)} >= (int64_t{16} << 20);
-  HWY_ALIGN float float_block[kTileRows * kTileCols];
-  HWY_ALIGN typename Out::Storage block[kTileRows * kTileCols];
-  // Dim 0 blocks outside: the inputs are then read as kTileRows sequential
-  // streams (their rows).
-  for (int64_t i0 = 0; i0 < size0; i0 += kTileRows) {
-    const int64_t rows = size0 - i0 < kTileRows ? size0 - i0 : kTileRows;
-    for (int64_t j0 = 0; j0 < size1; j0 += kTileCols) {
-      const int64_t cols = size1 - j0 < kTileCols ? size1 - j0 : kTileCols;
-      if constexpr (!std::is_same_v<Out, F64>) {
-        if (vector_block) {
-          TileBlockVector<Grad, Self, Promoted, Out>(g + i0 * grad_stride0 + j0, grad_stride0,
-                                                     s + i0 * self_stride0 + j0, self_stride0,
-                                                     o + i0 + j0 * out_stride1, out_stride1, rows, cols,
-                                                     float_block, stream);
-          continue;
-        }
-      }
-      for (int64_t i = 0; i < rows; ++i) {
-        VectorRun<Grad, Self, Promoted, Out>(g + (i0 + i) * grad_stride0 + j0 * grad_stride1, grad_stride1,
-                                             s + (i0 + i) * self_stride0 + j0 * self_stride1, self_stride1,
-                                             block + i * cols, 1, cols);
-      }
-      for (int64_t j = 0; j < cols; ++j) {
-        auto* row = o + i0 * out_stride0 + (j0 + j) * out_stride1;
-        for (int64_t i = 0; i < rows; ++i) row[i * out_stride0] = KeepScalar(block[i * cols + j]);  // no gather
-      }
+  using G = typename Grad::Storage;
+  using S = typename Self::Storage;
+  const SharedTileInput inputs[2] = {{grad, grad_stride0, grad_stride1, int64_t{sizeof(G)}},
+                                     {self, self_stride0, self_stride1, int64_t{sizeof(S)}}};
+  // Generic lambdas: instantiated only where the shared walk calls them (never
+  // the vector row for a double out).
+  auto compute_row = [](auto rows, float* b_row, int64_t cols) {
+    const G* g_row = reinterpret_cast<const G*>(rows[0]);
+    const S* s_row = reinterpret_cast<const S*>(rows[1]);
+    const hn::ScalableTag<float> df;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    int64_t j = 0;
+    for (; j + lanes <= cols; j += lanes) {
+      hn::Store(ComputeVector<Grad, Self, Promoted, Out>(df, g_row + j, s_row + j), df, b_row + j);
     }
-  }
-  if (stream) hwy::FlushStream();
+    for (; j < cols; ++j) b_row[j] = ToOut<Promoted, F32>(HardsigmoidGrad(Grad::Load(g_row[j]), Self::Load(s_row[j])));
+  };
+  auto run_row = [&](auto starts, typename Out::Storage* dst, int64_t cols) {
+    VectorRun<Grad, Self, Promoted, Out>(starts[0], grad_stride1, starts[1], self_stride1, dst, 1, cols);
+  };
+  RunSharedTransposedPlane<Out>(inputs, static_cast<typename Out::Storage*>(out), out_stride0, out_stride1, size0,
+                                size1, compute_row, run_row);
 }
 
 // The same for float32 outputs far larger than the last-level cache, with

@@ -1,0 +1,74 @@
+// aclcpu kernel tests: the planes the two-dimensional block kernels of the
+// elementwise operators (ops/shared/simd/transposed_tiles-inl.h) are tested on,
+// against each operator's scalar reference run column by column. Shared by the
+// backward op's (tests/unit/simd_kernel_test.cc) and the forward pair's
+// (tests/hardsigmoid/kernel_test.cc) tests.
+#ifndef ACLCPU_TESTS_SUPPORT_TILE_TEST_PLANES_H_
+#define ACLCPU_TESTS_SUPPORT_TILE_TEST_PLANES_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace aclcpu {
+
+// A size0 x size1 plane in one of kTileTestLayouts layouts: 0, transposed
+// (inputs contiguous along dim 1, out along dim 0: the vector block path); 1,
+// the same with padded pitches and misaligned starts; 2, everything strided
+// (the element-by-element path). Input element (i, j) is at misalign + i *
+// in_pitch + j * in_step of its buffer, out element (i, j) at misalign + i *
+// out_step + j * out_pitch of its own; the buffers hold in_extent and out_extent
+// elements.
+struct TileTestPlane {
+  int64_t size0, size1;
+  int layout;
+  int64_t misalign, in_step, out_step, in_pitch, out_pitch;
+  size_t in_extent, out_extent;
+};
+
+constexpr int kTileTestLayouts = 3;
+
+inline TileTestPlane MakeTileTestPlane(int64_t size0, int64_t size1, int layout) {
+  TileTestPlane p{};
+  p.size0 = size0;
+  p.size1 = size1;
+  p.layout = layout;
+  p.misalign = layout == 0 ? 0 : 3;
+  p.in_step = layout == 2 ? 2 : 1;
+  p.out_step = layout == 2 ? 3 : 1;
+  p.in_pitch = size1 * p.in_step + (layout == 0 ? 0 : 5);
+  p.out_pitch = size0 * p.out_step + (layout == 0 ? 0 : 7);
+  p.in_extent = static_cast<size_t>(p.misalign + size0 * p.in_pitch);
+  p.out_extent = static_cast<size_t>(p.misalign + size1 * p.out_pitch);
+  return p;
+}
+
+// Every (size0, size1) the block kernels are tested at: sizes around the lane
+// counts, then sizes at the edges of the blocks (32 x 128 for two inputs,
+// 64 x 128 for one: 31, 32, 33, 63, 65 rows; 127, 128, 129, 257 columns) and
+// odd sizes crossed, so that the last block's rows end inside a square of
+// lanes x lanes that the vector path transposes in registers (the rows past
+// the last whole square go element by element) and its columns end inside a
+// vector.
+inline std::vector<TileTestPlane> AllTileTestPlanes() {
+  std::vector<TileTestPlane> planes;
+  const int64_t around_lanes[][2] = {{1, 1},   {1, 70},  {70, 1},  {15, 17}, {63, 65},
+                                     {64, 64}, {65, 63}, {17, 130}, {129, 3}};
+  for (const auto& shape : around_lanes) {
+    for (int layout = 0; layout < kTileTestLayouts; ++layout) {
+      planes.push_back(MakeTileTestPlane(shape[0], shape[1], layout));
+    }
+  }
+  for (int64_t size0 : {1, 31, 32, 33, 63, 65}) {
+    for (int64_t size1 : {1, 75, 127, 128, 129, 257}) {
+      for (int layout = 0; layout < kTileTestLayouts; ++layout) {
+        planes.push_back(MakeTileTestPlane(size0, size1, layout));
+      }
+    }
+  }
+  return planes;
+}
+
+}  // namespace aclcpu
+
+#endif  // ACLCPU_TESTS_SUPPORT_TILE_TEST_PLANES_H_
