@@ -10,6 +10,7 @@
 #include "acl/acl.h"
 #include "common/env.h"
 #include "common/fault_injection.h"
+#include "common/static_storage.h"
 #include "runtime/error_store.h"
 #include "runtime/live_objects.h"
 #include "runtime/pending_work.h"
@@ -30,8 +31,7 @@ struct Registry {
 // could hang or terminate the process. What is still registered at exit stays
 // reachable, so leak checkers do not report it.
 Registry& TheRegistry() {
-  static Registry* const registry = new Registry;
-  return *registry;
+  return ProcessObject<Registry>();
 }
 
 thread_local std::weak_ptr<Context> current_context;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/fault_injection.h"
+#include "common/static_storage.h"
 #include "runtime/live_objects.h"
 #include "runtime/pending_work.h"
 #include "runtime/release_all.h"
@@ -60,8 +61,7 @@ struct EventRegistry {
 };
 
 EventRegistry& Registry() {
-  static EventRegistry* const registry = new EventRegistry;  // never destroyed: see context.cc
-  return *registry;
+  return ProcessObject<EventRegistry>();  // never destroyed: see context.cc
 }
 
 // nullptr when memory runs out.
