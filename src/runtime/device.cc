@@ -124,8 +124,8 @@ aclError aclrtSynchronizeDevice(void) {
     return aclcpu::FailWith(ACL_ERROR_RT_CONTEXT_NULL,
                             "aclrtSynchronizeDevice: the calling thread has no current context (call aclrtSetDevice first)");
   }
-  aclcpu::WaitForWorkQueuedOnStreams(current->device_id());
-  return ACL_SUCCESS;
+  // Reports (once) the failed tasks of every stream of the device.
+  return aclcpu::WaitForWorkQueuedOnStreams(current->device_id(), true, "aclrtSynchronizeDevice");
 }
 
 aclError aclrtGetRunMode(aclrtRunMode* runMode) {

@@ -172,10 +172,10 @@ class TrackedTask final : public Task {
       PendingRegistry::Get().Remove(ticket_);
     }
   }
-  void Run() override {
+  bool Run() override {
     PendingRegistry::Get().MarkStarted(ticket_);
-    inner_->Run();
-    ran_ = true;
+    ran_ = true;  // finished, failed or not: its accesses may have happened
+    return inner_->Run();
   }
   const char* Name() const override { return inner_->Name(); }
   bool IsTiny() const override { return inner_->IsTiny(); }
