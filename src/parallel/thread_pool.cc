@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 
 #include "common/env.h"
 #include "common/fault_injection.h"
@@ -14,7 +15,7 @@ namespace {
 // ACLCPU_NUM_THREADS: a positive integer (at most 256 are used). Any other
 // value is reported on stderr, once, and the default is used: every core.
 int ThreadCountFromEnvironment() {
-  constexpr long kMaxThreads = 256;
+  constexpr long kMaxThreads = ThreadPool::kMaxThreads;
   const unsigned cores = std::thread::hardware_concurrency();
   const int every_core = cores > 0 ? static_cast<int>(cores) : 1;
   const char* requested = GetEnv("ACLCPU_NUM_THREADS");
@@ -37,30 +38,29 @@ int ThreadPool::ConfiguredThreads() {
 }
 
 ThreadPool& ThreadPool::Get() {
-  // Never destroyed: launches may still run on stream threads at process exit.
-  static ThreadPool* const pool = new ThreadPool(ConfiguredThreads());
+  // Static storage, not `new`: the first call comes from a launch on a stream's
+  // worker thread (or the caller), where std::bad_alloc would have been caught
+  // and the launch dropped: out left unwritten. Never destroyed: launches may
+  // still run on stream threads at process exit.
+  alignas(ThreadPool) static unsigned char storage[sizeof(ThreadPool)];
+  static ThreadPool* const pool = ::new (static_cast<void*>(storage)) ThreadPool(ConfiguredThreads());
   return *pool;
 }
 
-// A worker that cannot be started (no thread, or no memory for its slot) is
-// not an error: the pool keeps the workers it has, and jobs are split over
-// fewer threads (Run clamps to num_threads()), with the same results.
-ThreadPool::ThreadPool(int num_threads) {
-  try {
-    workers_.reserve(static_cast<size_t>(num_threads > 1 ? num_threads - 1 : 0));  // so push_back cannot throw
-  } catch (const std::exception&) {  // std::bad_alloc or std::length_error
-    return;
-  }
-  for (int i = 1; i < num_threads; ++i) {
-    WorkerThread worker;
-    if (InjectFault(FaultSite::kThreadPoolStart) || !worker.Start([this, i] { WorkerLoop(i); })) break;
-    workers_.push_back(std::move(worker));
+// A worker that cannot be started (no thread, or no memory for its start-up
+// state) is not an error: the pool keeps the workers it has, and jobs are split
+// over fewer threads (RunErased: a thread may run several parts), with the same results.
+ThreadPool::ThreadPool(int num_threads) noexcept {
+  const int wanted = num_threads < kMaxThreads ? num_threads : kMaxThreads;
+  for (int i = 1; i < wanted; ++i) {
+    if (InjectFault(FaultSite::kThreadPoolStart) || !workers_[i - 1].Start([this, i] { WorkerLoop(i); })) break;
+    ++num_workers_;
   }
 }
 
 ThreadPool::~ThreadPool() {
   Publish(0);  // a generation no thread takes part in: the workers return
-  for (WorkerThread& worker : workers_) worker.join();
+  for (int i = 0; i < num_workers_; ++i) workers_[i].join();
 }
 
 void ThreadPool::Publish(int threads) {

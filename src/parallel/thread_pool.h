@@ -22,7 +22,6 @@
 #include <cstdint>
 #include <mutex>
 #include <thread>
-#include <vector>
 
 #include "common/worker_thread.h"
 
@@ -30,19 +29,29 @@ namespace aclcpu {
 
 class ThreadPool {
  public:
+  // At most this many threads, the caller included (ACLCPU_NUM_THREADS above it
+  // is clamped).
+  static constexpr int kMaxThreads = 256;
+
   // The process's pool (ACLCPU_NUM_THREADS threads in all, counting the caller).
+  // Built on first use, in static storage: that first use is a launch running
+  // on a stream's worker (or the caller), where an allocation that failed
+  // would have dropped the launch. Never fails (threads that cannot be
+  // started are done without).
   static ThreadPool& Get();
 
   // The thread count Get() has or will have, without starting any thread.
   static int ConfiguredThreads();
 
-  explicit ThreadPool(int num_threads);
+  // Starts num_threads - 1 workers (at most kMaxThreads - 1), or as many as
+  // the system gives; allocates nothing but the workers' thread start-up state.
+  explicit ThreadPool(int num_threads) noexcept;
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
   ~ThreadPool();
 
   // Threads a job can use, the calling thread included.
-  int num_threads() const { return static_cast<int>(workers_.size()) + 1; }
+  int num_threads() const { return num_workers_ + 1; }
 
   // Calls part(i) for every i in [0, parts) — part 0 on the calling thread, the
   // others on workers — and returns when all have returned. With more parts
@@ -70,7 +79,11 @@ class ThreadPool {
   static constexpr uint64_t kThreadsBits = 16;
   static constexpr uint64_t kThreadsMask = (uint64_t{1} << kThreadsBits) - 1;
 
-  std::vector<WorkerThread> workers_;  // small stacks (common/worker_thread.h)
+  // Started workers are workers_[0, num_workers_): a fixed array, not a vector,
+  // so that building the pool allocates nothing of its own (4 KiB of static
+  // storage for the process's one pool). Small stacks (common/worker_thread.h).
+  WorkerThread workers_[kMaxThreads - 1];
+  int num_workers_ = 0;
   std::mutex run_mutex_;  // one job at a time
   // What worker_finishes_ reaches when the current job is done; the caller's
   // (under run_mutex_), so away from the lines the workers touch.

@@ -10,6 +10,7 @@
 #include "acl/acl.h"
 #include "common/env.h"
 #include "common/fault_injection.h"
+#include "common/static_storage.h"
 #include "runtime/error_store.h"
 #include "runtime/live_objects.h"
 #include "runtime/pending_work.h"
@@ -30,8 +31,7 @@ struct Registry {
 // could hang or terminate the process. What is still registered at exit stays
 // reachable, so leak checkers do not report it.
 Registry& TheRegistry() {
-  static Registry* const registry = new Registry;
-  return *registry;
+  return ProcessObject<Registry>();
 }
 
 thread_local std::weak_ptr<Context> current_context;
@@ -294,9 +294,16 @@ size_t DestroyAllContexts() {
   return destroyed;
 }
 
-void WaitForWorkQueuedOnStreams(int32_t device_id, bool host_synchronises) {
+aclError WaitForWorkQueuedOnStreams(int32_t device_id, bool host_synchronises, const char* reporting_call) {
   const auto selected = [device_id](const Stream& stream) {
     return device_id == kEveryDevice || stream.device_id() == device_id;
+  };
+  aclError result = ACL_SUCCESS;
+  const auto wait = [&](Stream& stream) {
+    stream.WaitIdle(-1, host_synchronises);
+    if (reporting_call == nullptr) return;
+    const aclError failed = stream.TakeFailures(reporting_call);  // each failed stream gets its message
+    if (result == ACL_SUCCESS) result = failed;
   };
   Registry& registry = TheRegistry();
   std::unique_lock<std::mutex> lock(registry.mutex);
@@ -310,12 +317,13 @@ void WaitForWorkQueuedOnStreams(int32_t device_id, bool host_synchronises) {
     // No room for the list: wait holding the registry lock (stream workers
     // never take it), which only delays other threads' stream calls.
     for (const auto& entry : registry.streams) {
-      if (selected(*entry.second)) entry.second->WaitIdle(-1, host_synchronises);
+      if (selected(*entry.second)) wait(*entry.second);
     }
-    return;
+    return result;
   }
   lock.unlock();
-  for (const auto& stream : streams) stream->WaitIdle(-1, host_synchronises);
+  for (const auto& stream : streams) wait(*stream);
+  return result;
 }
 
 }  // namespace aclcpu

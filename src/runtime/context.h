@@ -98,10 +98,14 @@ aclError RefuseQueuedWorkInContext(const char* call, const Context& context);
 
 // Waits until every live stream of the device (kEveryDevice: of every device),
 // default streams included, has run the work queued on it before this call
-// (work queued meanwhile is not waited for). Never fails. `host_synchronises`:
-// see Stream::WaitIdle.
+// (work queued meanwhile is not waited for). `host_synchronises`: see
+// Stream::WaitIdle. With a `reporting_call` (a host synchronisation:
+// aclrtSynchronizeDevice) it then reports the streams' unreported task
+// failures, once (Stream::TakeFailures), returning kStreamTaskFailed if there
+// was any; otherwise it reports nothing and returns ACL_SUCCESS.
 constexpr int32_t kEveryDevice = -1;
-void WaitForWorkQueuedOnStreams(int32_t device_id, bool host_synchronises = true);
+aclError WaitForWorkQueuedOnStreams(int32_t device_id, bool host_synchronises = true,
+                                    const char* reporting_call = nullptr);
 
 }  // namespace aclcpu
 

@@ -11,6 +11,7 @@
 
 #include "acl/acl_base.h"
 #include "common/fault_injection.h"
+#include "common/static_storage.h"
 #include "runtime/error_store.h"
 #include "runtime/live_objects.h"
 
@@ -28,8 +29,7 @@ struct DataBufferRegistry {
 };
 
 DataBufferRegistry& Registry() {
-  static DataBufferRegistry* const registry = new DataBufferRegistry;  // never destroyed: buffers may outlive statics
-  return *registry;
+  return ProcessObject<DataBufferRegistry>();  // never destroyed: buffers may outlive statics
 }
 
 // CANN's rule: a buffer without memory has no bytes.

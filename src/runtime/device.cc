@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "acl/acl.h"
+#include "common/static_storage.h"
 #include "runtime/context.h"
 #include "runtime/error_store.h"
 #include "runtime/release_all.h"
@@ -26,8 +27,7 @@ struct DeviceTable {
 };
 
 DeviceTable& Devices() {
-  static DeviceTable* const table = new DeviceTable;  // never destroyed, as the registry
-  return *table;
+  return ProcessObject<DeviceTable>();  // never destroyed, as the registry
 }
 
 bool IsValidDevice(int32_t device_id) { return device_id >= 0 && device_id < DeviceCount(); }
@@ -124,8 +124,8 @@ aclError aclrtSynchronizeDevice(void) {
     return aclcpu::FailWith(ACL_ERROR_RT_CONTEXT_NULL,
                             "aclrtSynchronizeDevice: the calling thread has no current context (call aclrtSetDevice first)");
   }
-  aclcpu::WaitForWorkQueuedOnStreams(current->device_id());
-  return ACL_SUCCESS;
+  // Reports (once) the failed tasks of every stream of the device.
+  return aclcpu::WaitForWorkQueuedOnStreams(current->device_id(), true, "aclrtSynchronizeDevice");
 }
 
 aclError aclrtGetRunMode(aclrtRunMode* runMode) {

@@ -8,9 +8,11 @@
 #include <utility>
 
 #include "common/fault_injection.h"
+#include "common/static_storage.h"
 #include "runtime/live_objects.h"
 #include "runtime/pending_work.h"
 #include "runtime/release_all.h"
+#include "runtime/stream.h"
 
 namespace aclcpu {
 namespace {
@@ -19,13 +21,18 @@ class EventTask : public Task {
  public:
   enum class Kind { kRecord, kWait, kReset };
 
-  EventTask(Kind kind, std::shared_ptr<Event> event, uint64_t generation)
-      : kind_(kind), event_(std::move(event)), generation_(generation) {}
+  // `stream`: for a record, the stream it is queued on (alive while the task
+  // runs: a stream runs its tasks before it is destroyed).
+  EventTask(Kind kind, std::shared_ptr<Event> event, uint64_t generation, const Stream* stream)
+      : kind_(kind), event_(std::move(event)), generation_(generation), stream_(stream) {}
 
-  void Run() override {
+  bool Run() override {
     switch (kind_) {
       case Kind::kRecord:
-        event_->CompleteRecord(generation_);
+        // Tasks run in order: every task queued before this record has run, so
+        // the stream's failures so far are the ones this record comes after
+        // (aclrtSynchronizeEvent reports them).
+        event_->CompleteRecord(generation_, stream_->handle(), stream_->FailureCount());
         break;
       case Kind::kWait:
         event_->WaitFor(generation_);
@@ -34,6 +41,7 @@ class EventTask : public Task {
         event_->CompleteReset(generation_);
         break;
     }
+    return true;
   }
 
   const char* Name() const override {
@@ -52,6 +60,7 @@ class EventTask : public Task {
   const Kind kind_;
   const std::shared_ptr<Event> event_;
   const uint64_t generation_;
+  const Stream* const stream_;  // records only
 };
 
 struct EventRegistry {
@@ -60,14 +69,14 @@ struct EventRegistry {
 };
 
 EventRegistry& Registry() {
-  static EventRegistry* const registry = new EventRegistry;  // never destroyed: see context.cc
-  return *registry;
+  return ProcessObject<EventRegistry>();  // never destroyed: see context.cc
 }
 
 // nullptr when memory runs out.
-Task* MakeTask(EventTask::Kind kind, std::shared_ptr<Event> event, uint64_t generation) {
+Task* MakeTask(EventTask::Kind kind, std::shared_ptr<Event> event, uint64_t generation,
+               const Stream* stream = nullptr) {
   if (InjectFault(FaultSite::kEventTask)) return nullptr;
-  return new (std::nothrow) EventTask(kind, std::move(event), generation);
+  return new (std::nothrow) EventTask(kind, std::move(event), generation, stream);
 }
 
 }  // namespace
@@ -77,7 +86,7 @@ uint64_t Event::BeginRecord() {
   return ++requested_;
 }
 
-void Event::CompleteRecord(uint64_t generation) {
+void Event::CompleteRecord(uint64_t generation, const void* stream, uint64_t stream_failures) {
   const Clock::time_point now = Clock::now();
   std::lock_guard<std::mutex> lock(mutex_);
   // Records on different streams may be reached out of order; only the newest
@@ -85,6 +94,8 @@ void Event::CompleteRecord(uint64_t generation) {
   if (generation > completed_) {
     completed_ = generation;
     completed_time_ = now;
+    completed_stream_ = stream;
+    completed_stream_failures_ = stream_failures;
   }
   changed_.notify_all();
 }
@@ -134,11 +145,13 @@ Event::Snapshot Event::Query() {
   snapshot.recorded = requested_ > reset_;
   snapshot.complete = snapshot.recorded && completed_ >= requested_;
   snapshot.time = completed_time_;
+  snapshot.stream = completed_stream_;
+  snapshot.stream_failures = completed_stream_failures_;
   return snapshot;
 }
 
-Task* Event::MakeRecordTask(std::shared_ptr<Event> event, uint64_t generation) {
-  return MakeTask(EventTask::Kind::kRecord, std::move(event), generation);
+Task* Event::MakeRecordTask(std::shared_ptr<Event> event, uint64_t generation, const Stream* stream) {
+  return MakeTask(EventTask::Kind::kRecord, std::move(event), generation, stream);
 }
 
 Task* Event::MakeWaitTask(std::shared_ptr<Event> event, uint64_t generation) {

@@ -21,6 +21,8 @@
 
 namespace aclcpu {
 
+class Stream;
+
 class Event {
  public:
   using Clock = std::chrono::steady_clock;
@@ -35,8 +37,9 @@ class Event {
 
   // Starts a record and returns its generation (> 0).
   uint64_t BeginRecord();
-  // The stream reached the record `generation`.
-  void CompleteRecord(uint64_t generation);
+  // The stream `stream` (its handle) reached the record `generation`, after
+  // `stream_failures` of its tasks had failed (Stream::FailureCount).
+  void CompleteRecord(uint64_t generation, const void* stream, uint64_t stream_failures);
   // The latest generation at the time of the call, or 0 if there is none since
   // the last reset (or ever).
   uint64_t LatestGeneration();
@@ -59,12 +62,17 @@ class Event {
     bool complete;   // and it has been reached
     uint64_t generation;  // the latest record's generation
     Clock::time_point time;  // when the latest completed record was reached
+    // The stream (handle) that reached the latest completed record, and how
+    // many of its tasks had failed by then (aclrtSynchronizeEvent reports those).
+    const void* stream;
+    uint64_t stream_failures;
   };
   Snapshot Query();
 
   // Tasks that a stream runs for this event; they keep the event alive.
   // nullptr when memory runs out.
-  static Task* MakeRecordTask(std::shared_ptr<Event> event, uint64_t generation);
+  // `stream` is the stream the record is queued on.
+  static Task* MakeRecordTask(std::shared_ptr<Event> event, uint64_t generation, const Stream* stream);
   static Task* MakeWaitTask(std::shared_ptr<Event> event, uint64_t generation);
   static Task* MakeResetTask(std::shared_ptr<Event> event, uint64_t generation);
 
@@ -79,6 +87,8 @@ class Event {
   uint64_t completed_ = 0;  // highest generation reached
   uint64_t reset_ = 0;      // records up to this generation were reset
   Clock::time_point completed_time_{};
+  const void* completed_stream_ = nullptr;  // see Snapshot::stream
+  uint64_t completed_stream_failures_ = 0;
   // Strict mode: the latest record's fence (SetHostFence).
   uint64_t fenced_generation_ = 0;
   const void* fence_stream_ = nullptr;

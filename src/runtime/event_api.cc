@@ -89,7 +89,8 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
   // Strict mode: seeing this record complete synchronises the host with the
   // work queued on the stream before it (runtime/pending_work.h).
   if (aclcpu::StrictMode()) found->SetHostFence(generation, target->handle(), aclcpu::PendingFence());
-  status = aclcpu::SubmitOrFail("aclrtRecordEvent", target, aclcpu::Event::MakeRecordTask(found, generation));
+  status = aclcpu::SubmitOrFail("aclrtRecordEvent", target,
+                                aclcpu::Event::MakeRecordTask(found, generation, target.get()));
   // A record that will never run must not leave waiters hanging.
   if (status != ACL_SUCCESS) found->CompleteReset(generation);
   return status;
@@ -127,6 +128,14 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
   const uint64_t generation = found->LatestGeneration();
   if (generation != 0) found->WaitFor(generation);
   if (aclcpu::StrictMode()) found->HostSawComplete(generation);
+  // Tasks of the record's stream that failed before the record was reached
+  // are reported here, once, as a stream synchronisation would
+  // (Stream::TakeFailures); none is the common case: one load, no lookup.
+  const aclcpu::Event::Snapshot state = found->Query();
+  if (state.complete && state.stream_failures != 0) {
+    const std::shared_ptr<aclcpu::Stream> stream = aclcpu::FindStream(state.stream);
+    if (stream != nullptr) return stream->TakeFailures("aclrtSynchronizeEvent", state.stream_failures);
+  }
   return ACL_SUCCESS;
 }
 

@@ -16,6 +16,7 @@
 
 #include "common/env.h"
 #include "common/fault_injection.h"
+#include "common/static_storage.h"
 #include "runtime/error_store.h"
 
 namespace aclcpu {
@@ -27,8 +28,7 @@ namespace {
 // Taken only while a fault is armed (the flag above keeps disarmed sites away).
 // A leaf lock: nothing is called while it is held.
 std::mutex& FaultMutex() {
-  static std::mutex* const mutex = new std::mutex;  // never destroyed: sites run at exit
-  return *mutex;
+  return ProcessObject<std::mutex>();  // never destroyed: sites run at exit
 }
 int32_t armed_site = -1;
 int64_t passes_left = 0;

@@ -172,7 +172,10 @@ void RunFill(const FillArguments& fill) {
 class CopyTask final : public Task {
  public:
   explicit CopyTask(const CopyArguments& copy) : copy_(copy) {}
-  void Run() override { RunCopy(copy_); }
+  bool Run() override {
+    RunCopy(copy_);
+    return true;
+  }
   const char* Name() const override { return "aclrtMemcpyAsync"; }
   size_t Accesses(MemoryAccess* accesses, size_t max) const override {
     size_t count = 0;
@@ -192,7 +195,10 @@ class CopyTask final : public Task {
 class FillTask final : public Task {
  public:
   explicit FillTask(const FillArguments& fill) : fill_(fill) {}
-  void Run() override { RunFill(fill_); }
+  bool Run() override {
+    RunFill(fill_);
+    return true;
+  }
   const char* Name() const override { return "aclrtMemsetAsync"; }
   size_t Accesses(MemoryAccess* accesses, size_t max) const override {
     if (fill_.count == 0 || max == 0) return fill_.count == 0 ? 0 : 1;

@@ -9,6 +9,7 @@
 #include "acl/acl.h"
 #include "common/fault_injection.h"
 #include "common/raw_enum.h"
+#include "common/static_storage.h"
 #include "runtime/context.h"
 #include "runtime/device_allocator.h"
 #include "runtime/error_store.h"
@@ -101,8 +102,7 @@ struct HostAllocations {
 };
 
 HostAllocations& TheHostAllocations() {
-  static HostAllocations* const allocations = new HostAllocations;  // never destroyed, as the device allocator
-  return *allocations;
+  return ProcessObject<HostAllocations>();  // never destroyed, as the device allocator
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "acl/acl.h"
 #include "common/env.h"
 #include "common/error_report.h"
+#include "common/static_storage.h"
 #include "runtime/device_allocator.h"
 #include "runtime/error_store.h"
 
@@ -39,8 +40,9 @@ struct PendingTask {
 class PendingRegistry {
  public:
   static PendingRegistry& Get() {
-    static PendingRegistry* const registry = new PendingRegistry;  // never destroyed: workers may outlive main
-    return *registry;
+    // Static storage: the first user may be any strict-mode call (aclrtMemcpy
+    // checking pending work), where std::bad_alloc would cross the C ABI.
+    return ProcessObject<PendingRegistry>();  // never destroyed: workers may outlive main
   }
 
   uint64_t Add(PendingTask task) {
@@ -170,10 +172,10 @@ class TrackedTask final : public Task {
       PendingRegistry::Get().Remove(ticket_);
     }
   }
-  void Run() override {
+  bool Run() override {
     PendingRegistry::Get().MarkStarted(ticket_);
-    inner_->Run();
-    ran_ = true;
+    ran_ = true;  // finished, failed or not: its accesses may have happened
+    return inner_->Run();
   }
   const char* Name() const override { return inner_->Name(); }
   bool IsTiny() const override { return inner_->IsTiny(); }

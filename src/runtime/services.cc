@@ -47,7 +47,7 @@ aclError ServiceRunIfIdle(aclrtStream user_stream, const char* name, void (*work
   const aclError status = ResolveStreamCached(name, user_stream, &stream);
   if (status != ACL_SUCCESS) return status;
   bool ran_here = false;
-  if (!stream->RunIfIdle(work, context, &ran_here)) {
+  if (!stream->RunIfIdle(name, work, context, &ran_here)) {
     return FailWith(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %p is being destroyed", name, user_stream);
   }
   *ran = ran_here ? 1 : 0;

@@ -26,11 +26,16 @@ struct MemoryAccess {
 };
 
 // One unit of work queued on a stream. The stream runs tasks in submission order
-// on its worker thread, then deletes them. Run() must not throw.
+// on its worker thread, then deletes them.
 class Task {
  public:
   virtual ~Task() = default;
-  virtual void Run() = 0;
+  // Does the work. Returns false if it failed — its results (an operator's
+  // out) must not be trusted —, as a throwing Run is taken to have failed too
+  // (Run should not throw): the stream remembers the failure and the next
+  // synchronisation with it reports it (Stream::Synchronize), as an NPU
+  // reports a failed kernel; nothing is lost silently.
+  virtual bool Run() = 0;
   // Name reported in diagnostics (e.g. "aclnnHardsigmoidBackward", "aclrtMemcpyAsync").
   virtual const char* Name() const = 0;
   // When the stream has nothing queued or running, a task may run on the
@@ -65,7 +70,7 @@ struct DeviceRange {
 
 // Bumped whenever the layout or meaning of RuntimeServices changes; libraries of
 // different builds refuse each other with a clear message instead of misbehaving.
-constexpr uint32_t kRuntimeServicesAbi = 6;
+constexpr uint32_t kRuntimeServicesAbi = 7;  // 7: Task::Run returns whether the task succeeded
 
 struct RuntimeServices {
   uint32_t abi_version;

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <new>
 #include <system_error>
 
@@ -23,7 +24,7 @@ namespace aclcpu {
 
 Stream::Stream(const Context* context, int32_t device_id, bool is_default)
     : context_(context), device_id_(device_id), is_default_(is_default), handle_(NewHandle(HandleKind::kStream)),
-      strict_(StrictMode()) {}
+      strict_(StrictMode()), slow_sync_(strict_) {}
 
 Stream::~Stream() { Shutdown(); }
 
@@ -41,7 +42,10 @@ aclError Stream::Submit(Task* task) {
   const bool idle = completed_.load(std::memory_order_relaxed) + 1 == position;
   if (idle && task->IsTiny()) {
     // Under the lock: a tiny launch pays one lock round-trip instead of two.
-    RunHereLocked(position, [task] { RunTask(task); });
+    RunHereLocked(position, [this, task] {
+      TaskFailure failure;
+      if (!RunTask(task, &failure)) RecordFailureLocked(failure);
+    });
     return ACL_SUCCESS;
   }
   if (idle && task->RunsWhereSubmitted() && !StrictMode()) {
@@ -50,8 +54,10 @@ aclError Stream::Submit(Task* task) {
     submitted_.store(position, std::memory_order_release);
     running_inline_ = true;
     lock.unlock();
-    RunTask(task);
+    TaskFailure failure;
+    const bool succeeded = RunTask(task, &failure);
     lock.lock();
+    if (!succeeded) RecordFailureLocked(failure);
     running_inline_ = false;
     completed_.store(position, std::memory_order_release);
     NotifyWaitersLocked();
@@ -95,15 +101,61 @@ void Stream::RunHereLocked(uint64_t position, Run&& run) {
   NotifyWaitersLocked();
 }
 
-bool Stream::RunIfIdle(void (*work)(const void* context), const void* context, bool* ran) {
+bool Stream::RunIfIdle(const char* name, void (*work)(const void* context), const void* context, bool* ran) {
   *ran = false;
   std::lock_guard<std::mutex> lock(mutex_);
   if (stopping_) return false;
   const uint64_t position = submitted_.load(std::memory_order_relaxed) + 1;
   if (completed_.load(std::memory_order_relaxed) + 1 != position) return true;
-  RunHereLocked(position, [&] { work(context); });
+  RunHereLocked(position, [&] {
+    // `work` should not throw; if it does, it failed like a task (no cost
+    // when it does not: the handler is out of line).
+    try {
+      work(context);
+    } catch (...) {
+      TaskFailure failure;
+      std::snprintf(failure.task, sizeof failure.task, "%s", name != nullptr ? name : "work");
+      std::snprintf(failure.reason, sizeof failure.reason, "it threw an exception");
+      RecordFailureLocked(failure);
+    }
+  });
   *ran = true;
   return true;
+}
+
+aclError Stream::SynchronizeSlow(const char* call, int64_t timeout_ms) {
+  if (!WaitIdleTracked(timeout_ms, /*host_synchronises=*/true)) return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+  return TakeFailures(call);
+}
+
+void Stream::RecordFailureLocked(const TaskFailure& failure) {
+  const uint64_t failures = failures_.load(std::memory_order_relaxed);
+  if (failures == failures_reported_) first_unreported_ = failure;  // later ones are counted only
+  failures_.store(failures + 1, std::memory_order_release);
+  slow_sync_.store(true, std::memory_order_relaxed);
+}
+
+aclError Stream::TakeFailures(const char* call, uint64_t through) {
+  TaskFailure first;
+  uint64_t count = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const uint64_t failures = failures_.load(std::memory_order_relaxed);
+    if (failures == failures_reported_ || failures_reported_ >= through) return ACL_SUCCESS;
+    first = first_unreported_;
+    count = failures - failures_reported_;
+    failures_reported_ = failures;
+    slow_sync_.store(strict_, std::memory_order_relaxed);
+  }
+  char more[64] = "";
+  if (count > 1) {
+    std::snprintf(more, sizeof more, " (and %llu later task(s) on it failed too)",
+                  static_cast<unsigned long long>(count - 1));
+  }
+  return FailWith(kStreamTaskFailed,
+                  "%s: task %s queued on stream %p failed: %s%s; what it was to write (an operator's out) must not "
+                  "be used. A failure is reported once, by the first synchronisation after it",
+                  call, first.task, handle_, first.reason, more);
 }
 
 bool Stream::WaitIdleTracked(int64_t timeout_ms, bool host_synchronises) {
@@ -145,22 +197,47 @@ void Stream::NotifyWaitersLocked() {
 void Stream::Shutdown() {
   std::lock_guard<std::mutex> shutdown_lock(shutdown_mutex_);
   WaitIdle();
+  uint64_t unreported = 0;
+  TaskFailure first{};
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (!stopping_) {
+      unreported = failures_.load(std::memory_order_relaxed) - failures_reported_;
+      failures_reported_ += unreported;
+      first = first_unreported_;
+    }
     stopping_ = true;
     work_available_.notify_all();
   }
   if (worker_.joinable()) worker_.join();
+  // The program destroyed the stream without synchronising after a failure:
+  // there is no call left to return it from, so say it where a developer sees it.
+  if (unreported > 0) {
+    std::fprintf(stderr,
+                 "aclcpu: stream %p destroyed with %llu task failure(s) no synchronisation reported; the first: %s "
+                 "failed: %s\n",
+                 handle_, static_cast<unsigned long long>(unreported), first.task, first.reason);
+  }
 }
 
-void Stream::RunTask(Task* task) {
+bool Stream::RunTask(Task* task, TaskFailure* failure) {
+  bool succeeded = false;
+  char reason[sizeof failure->reason] = "it reported a failure";
   try {
-    task->Run();
+    succeeded = task->Run();
+  } catch (const std::exception& exception) {
+    // Task::Run should not throw; if one does, the stream survives and the
+    // failure is reported at the next synchronisation.
+    std::snprintf(reason, sizeof reason, "it threw an exception (%s)", exception.what());
   } catch (...) {
-    // Task::Run must not throw; if one does, the stream survives and says so.
-    ReportError(ACL_ERROR_RT_INTERNAL_ERROR, "stream task %s threw an exception", task->Name());
+    std::snprintf(reason, sizeof reason, "it threw an exception");
+  }
+  if (!succeeded) {
+    std::snprintf(failure->task, sizeof failure->task, "%s", task->Name());
+    std::snprintf(failure->reason, sizeof failure->reason, "%s", reason);
   }
   delete task;
+  return succeeded;
 }
 
 void Stream::WorkerLoop() {
@@ -178,8 +255,10 @@ void Stream::WorkerLoop() {
     queue_.pop_front();
     queued_.store(queue_.size(), std::memory_order_release);
     lock.unlock();
-    RunTask(task);
+    TaskFailure failure;
+    const bool succeeded = RunTask(task, &failure);
     lock.lock();
+    if (!succeeded) RecordFailureLocked(failure);
     ++completed_;
     NotifyWaitersLocked();
   }

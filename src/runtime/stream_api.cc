@@ -88,8 +88,8 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   aclcpu::Stream* found = nullptr;
   const aclError status = aclcpu::ResolveStreamCached("aclrtSynchronizeStream", stream, &found);
   if (status != ACL_SUCCESS) return status;
-  found->WaitIdle();
-  return ACL_SUCCESS;
+  // A task of the stream that failed since the last synchronisation is reported here, once.
+  return found->Synchronize("aclrtSynchronizeStream");
 }
 
 // timeout: -1 waits forever, a positive value is milliseconds. 0 is taken as
@@ -103,11 +103,13 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
   std::shared_ptr<aclcpu::Stream> found;
   const aclError status = aclcpu::ResolveStream("aclrtSynchronizeStreamWithTimeout", stream, &found);
   if (status != ACL_SUCCESS) return status;
-  if (!found->WaitIdle(timeout)) {
+  const aclError synchronised = found->Synchronize("aclrtSynchronizeStreamWithTimeout", timeout);
+  if (synchronised == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
+    // A failure, if any, stays to be reported once the stream's work is done.
     return aclcpu::FailWith(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
                             "aclrtSynchronizeStreamWithTimeout: stream %p did not finish within %d ms", stream, timeout);
   }
-  return ACL_SUCCESS;
+  return synchronised;
 }
 
 }  // extern "C"

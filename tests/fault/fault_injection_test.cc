@@ -246,7 +246,10 @@ TEST_F(FaultInjection, StreamQueuePushFailureReturnsMemoryAllocationAndDeletesTh
 class GateTask final : public aclcpu::Task {
  public:
   explicit GateTask(aclcpu_test::Gate* gate) : gate_(gate) {}
-  void Run() override { gate_->Wait(); }
+  bool Run() override {
+    gate_->Wait();
+    return true;
+  }
   const char* Name() const override { return "GateTask"; }
 
  private:

@@ -25,7 +25,10 @@ class FunctionTask final : public aclcpu::Task {
   ~FunctionTask() override {
     if (destroyed_ != nullptr) ++*destroyed_;
   }
-  void Run() override { body_(); }
+  bool Run() override {
+    body_();
+    return true;
+  }
   const char* Name() const override { return "FunctionTask"; }
 
  private:
@@ -38,7 +41,10 @@ class FunctionTask final : public aclcpu::Task {
 class SubmitterThreadTask final : public aclcpu::Task {
  public:
   SubmitterThreadTask(std::function<void()> body, bool tiny) : body_(std::move(body)), tiny_(tiny) {}
-  void Run() override { body_(); }
+  bool Run() override {
+    body_();
+    return true;
+  }
   const char* Name() const override { return "SubmitterThreadTask"; }
   bool RunsWhereSubmitted() const override { return true; }
   bool IsTiny() const override { return tiny_; }

@@ -48,7 +48,10 @@ using aclcpu_test::Gate;
 class GateTask final : public aclcpu::Task {
  public:
   explicit GateTask(Gate* gate) : gate_(gate) {}
-  void Run() override { gate_->Wait(); }
+  bool Run() override {
+    gate_->Wait();
+    return true;
+  }
   const char* Name() const override { return "GateTask"; }
 
  private:

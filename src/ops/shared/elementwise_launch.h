@@ -205,7 +205,10 @@ class ElementwiseLaunch final : public Task {
     }
   }
 
-  void Run() override { ElementwiseRunner<Plan>(plan_, view_starts_, workspace_).Run(); }
+  bool Run() override {
+    ElementwiseRunner<Plan>(plan_, view_starts_, workspace_).Run();
+    return true;
+  }
   const char* Name() const override { return info_.phase2_name; }
   bool RunsWhereSubmitted() const override { return true; }
   bool IsTiny() const override { return plan_.geometry.runs_inline; }
