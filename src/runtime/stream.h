@@ -62,8 +62,8 @@ class Stream {
     // Inline for the common case, a synchronise call on an idle stream after a
     // tiny launch ran inline: two loads and one flag that strict mode and an
     // unreported failure both set — as cheap as before failures were kept.
-    // completed_ is loaded first, with acquire: a failure is recorded before
-    // its task is counted completed, so the flag load after it sees it.
+    // completed_ is loaded before the flag, with acquire: a failure is recorded
+    // before its task is counted completed, so the flag load after it sees it.
     const uint64_t target = submitted_.load(std::memory_order_acquire);
     if (completed_.load(std::memory_order_acquire) >= target && !slow_sync_.load(std::memory_order_relaxed)) {
       return ACL_SUCCESS;
