@@ -48,7 +48,9 @@ class PendingResults : public StrictTest {
 
   // A second stream, destroyed with the fixture.
   aclrtStream OtherStream() {
-    if (other_stream_ == nullptr) EXPECT_EQ(aclrtCreateStream(&other_stream_), ACL_SUCCESS);
+    if (other_stream_ == nullptr) {
+      EXPECT_EQ(aclrtCreateStream(&other_stream_), ACL_SUCCESS);
+    }
     return other_stream_;
   }
 
