@@ -2,6 +2,8 @@
 // site's passes (see fault_sequence.h).
 #include "fault_sequence.h"
 
+#include <dirent.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -264,6 +266,17 @@ int WalkSite(Operator op, const char* site, const std::map<std::string, int>& ex
   }
   ADD_FAILURE() << site << " still fired on pass " << kMaxPasses;
   return faults;
+}
+
+int ThreadsOfThisProcess() {
+  DIR* tasks = opendir("/proc/self/task");
+  if (tasks == nullptr) return -1;
+  int count = 0;
+  while (dirent* entry = readdir(tasks)) {
+    if (entry->d_name[0] != '.') ++count;
+  }
+  closedir(tasks);
+  return count;
 }
 
 }  // namespace aclcpu_fault_test

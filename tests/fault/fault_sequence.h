@@ -144,6 +144,9 @@ void ExpectCorrectResult(const SequenceState& state, const std::string& context)
 // the number of faults that fired (the passes through the site in one sequence).
 int WalkSite(Operator op, const char* site, const std::map<std::string, int>& expected);
 
+// The threads of this process now (entries of /proc/self/task), -1 if unknown.
+int ThreadsOfThisProcess();
+
 }  // namespace aclcpu_fault_test
 
 #endif  // ACLCPU_TESTS_FAULT_FAULT_SEQUENCE_H_

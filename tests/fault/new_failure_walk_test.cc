@@ -14,7 +14,6 @@
 // operator (aclnnHardsigmoidBackward, aclnnHardsigmoid, aclnnInplaceHardsigmoid),
 // each in a process of its own, so that each walks its operator's first calls
 // (process-wide state built on first use) too.
-#include <dirent.h>
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sys/wait.h>
@@ -357,17 +356,6 @@ class HoldTask final : public aclcpu::Task {
  private:
   aclcpu_test::Gate* gate_;
 };
-
-int ThreadsOfThisProcess() {
-  DIR* tasks = opendir("/proc/self/task");
-  if (tasks == nullptr) return -1;
-  int count = 0;
-  while (dirent* entry = readdir(tasks)) {
-    if (entry->d_name[0] != '.') ++count;
-  }
-  closedir(tasks);
-  return count;
-}
 
 struct WorkerLaunchReport {
   int fired = -1;    // the nth allocation was reached (and failed)

@@ -7,7 +7,6 @@
 // whether the fault fired, whether every element is right, and how many
 // threads the process has. The same pool then runs a launch of each form of
 // the forward op (aclnnHardsigmoid, aclnnInplaceHardsigmoid), checked too.
-#include <dirent.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,17 +33,6 @@ struct ChildReport {
   int correct = -1;
   int threads = -1;
 };
-
-int ThreadsOfThisProcess() {
-  DIR* tasks = opendir("/proc/self/task");
-  if (tasks == nullptr) return -1;
-  int count = 0;
-  while (dirent* entry = readdir(tasks)) {
-    if (entry->d_name[0] != '.') ++count;
-  }
-  closedir(tasks);
-  return count;
-}
 
 // One launch of `op` over the big tensors (grad is ignored by the forward pair,
 // out by the in-place form, which writes self): 1 if every element is right.
