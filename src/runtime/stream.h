@@ -60,14 +60,8 @@ class Stream {
   // message naming `call` and the task.
   aclError Synchronize(const char* call, int64_t timeout_ms = -1) {
     // Inline for the common case, a synchronise call on an idle stream after a
-    // tiny launch ran inline: two loads and one flag that strict mode and an
-    // unreported failure both set — as cheap as before failures were kept.
-    // completed_ is loaded before the flag, with acquire: a failure is recorded
-    // before its task is counted completed, so the flag load after it sees it.
-    const uint64_t target = submitted_.load(std::memory_order_acquire);
-    if (completed_.load(std::memory_order_acquire) >= target && !slow_sync_.load(std::memory_order_relaxed)) {
-      return ACL_SUCCESS;
-    }
+    // tiny launch ran inline (IdleWithNothingToReport).
+    if (IdleWithNothingToReport()) return ACL_SUCCESS;
     return SynchronizeSlow(call, timeout_ms);
   }
 
@@ -90,10 +84,7 @@ class Stream {
   // sake (aclrtFreeHost) tells the program nothing.
   // Reports no task failure (Synchronize and TakeFailures do).
   bool WaitIdle(int64_t timeout_ms = -1, bool host_synchronises = true) {
-    const uint64_t target = submitted_.load(std::memory_order_acquire);
-    if (completed_.load(std::memory_order_acquire) >= target && !slow_sync_.load(std::memory_order_relaxed)) {
-      return true;
-    }
+    if (IdleWithNothingToReport()) return true;
     return WaitIdleTracked(timeout_ms, host_synchronises);
   }
 
@@ -119,6 +110,14 @@ class Stream {
   };
 
   aclError SynchronizeSlow(const char* call, int64_t timeout_ms);  // Synchronize's general case
+  // Every task submitted so far has run, and neither strict mode's bookkeeping
+  // nor an unreported failure needs the slow path: two loads and one flag that
+  // both set. completed_ is loaded before the flag, with acquire: a failure is
+  // recorded before its task is counted completed, so the flag load sees it.
+  bool IdleWithNothingToReport() const {
+    const uint64_t target = submitted_.load(std::memory_order_acquire);
+    return completed_.load(std::memory_order_acquire) >= target && !slow_sync_.load(std::memory_order_relaxed);
+  }
   bool WaitIdleTracked(int64_t timeout_ms, bool host_synchronises);  // WaitIdle's general case
   bool WaitIdleUntracked(int64_t timeout_ms);
   void WorkerLoop();
