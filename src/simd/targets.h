@@ -31,13 +31,23 @@
 #define ACLCPU_HAVE_AVX512_FP16_TARGET 0
 #endif
 
+// The function attribute of code that uses the AVX512_BF16 instructions
+// (VCVTNE2PS2BF16) on the avx512_bf16 target, inside Highway's AVX-512 code:
+// all of Highway's AVX-512 features plus AVX512_BF16, so that Highway's
+// always-inline ops can be inlined into it (Clang requires every feature of the
+// callee; HWY_TARGET_STR_AVX3 comes with hwy/highway.h, where this is used).
+#if ACLCPU_HAVE_AVX512_BF16_TARGET
+#define ACLCPU_AVX512_BF16_ATTR __attribute__((target(HWY_TARGET_STR_AVX3 ",avx512bf16")))
+#endif
+
 namespace aclcpu {
 
 // Our first target that is not Highway's (1.0.3 has none for it): AVX-512 plus the
 // AVX512_BF16 conversion instructions (Zen 4, Cooper Lake, Sapphire Rapids).
-// Everything runs Highway's AVX-512 code there except the all-bf16 kernel,
-// whose float32 -> bf16 narrowing uses VCVTNE2PS2BF16
-// (ops/hardsigmoid_backward/simd/grad_bf16.cc). A bit Highway 1.0.3 leaves
+// Everything runs Highway's AVX-512 code there except the bf16 kernels whose
+// float32 -> bf16 narrowing uses VCVTNE2PS2BF16: the backward op's all-bf16
+// kernel (ops/hardsigmoid_backward/simd/grad_bf16.cc) and the forward op's
+// contiguous bf16 run (ops/hardsigmoid/simd/kernels-inl.h). A bit Highway 1.0.3 leaves
 // unused on x86, just above (better than) AVX3_DL.
 constexpr int64_t kAvx512Bf16Target = int64_t{1} << 6;
 

@@ -14,9 +14,10 @@ namespace aclcpu {
 namespace hardsigmoid {
 namespace HWY_NAMESPACE {
 
-// Our avx512_bf16 and avx512_fp16 targets take AVX-512's kernels: the forward
-// op computes 16-bit types in float32 lanes on every target (no float16-lane
-// arithmetic without a proof that it is bit-exact).
+// The forward op computes 16-bit types in float32 lanes on every target (no
+// float16-lane arithmetic without a proof that it is bit-exact): our
+// avx512_fp16 target takes AVX-512's kernels, and avx512_bf16 too except for
+// contiguous bf16 runs (below).
 RunFn SelectVectorKernel(aclDataType dtype) {
   return WithSelfType<RunFn>(dtype, [](auto type) -> RunFn { return &VectorRun<decltype(type)>; });
 }
@@ -28,6 +29,22 @@ RunFn SelectStreamingKernel(aclDataType dtype) {
 TileFn SelectTileKernel(aclDataType dtype) {
   return WithSelfType<TileFn>(dtype, [](auto type) -> TileFn { return &TileRun<decltype(type)>; });
 }
+
+#if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
+// avx512_bf16: bf16 runs narrowed by VCVTNE2PS2BF16 (kernels-inl.h), AVX-512's
+// kernels for the rest. Not the avx512_fp16 target's: on the Xeons that have
+// it the instruction costs about four vector uops (the backward op's
+// grad_bf16.cc), so they keep the integer narrowing.
+RunFn SelectVectorKernelWithBf16Instructions(aclDataType dtype) {
+  if (dtype == ACL_BF16) return &VectorRun<Bf16, &ContiguousBf16RunWithBf16Instructions>;
+  return SelectVectorKernel(dtype);
+}
+
+RunFn SelectStreamingKernelWithBf16Instructions(aclDataType dtype) {
+  if (dtype == ACL_BF16) return &StreamingRun<Bf16, &ContiguousBf16RunWithBf16Instructions>;
+  return SelectStreamingKernel(dtype);
+}
+#endif
 
 }  // namespace HWY_NAMESPACE
 }  // namespace hardsigmoid
@@ -44,8 +61,15 @@ namespace hardsigmoid {
 // Every compiled target's selector, best first. Highway's own dispatch table
 // always follows the CPU; we also need to pick a lower target (ACLCPU_MAX_ISA,
 // tests), so the table is ours.
-const TargetTable<KernelSelector> kVectorKernelSelectors = {ACLCPU_FOR_EACH_COMPILED_TARGET(SelectVectorKernel)};
+const TargetTable<KernelSelector> kVectorKernelSelectors = {
+#if ACLCPU_HAVE_AVX512_BF16_TARGET
+    {kAvx512Bf16Target, &N_AVX3::SelectVectorKernelWithBf16Instructions},  // first: ForTarget's match
+#endif
+    ACLCPU_FOR_EACH_COMPILED_TARGET(SelectVectorKernel)};
 const TargetTable<KernelSelector> kStreamingKernelSelectors = {
+#if ACLCPU_HAVE_AVX512_BF16_TARGET
+    {kAvx512Bf16Target, &N_AVX3::SelectStreamingKernelWithBf16Instructions},  // first: ForTarget's match
+#endif
     ACLCPU_FOR_EACH_COMPILED_TARGET(SelectStreamingKernel)};
 const TargetTable<TileKernelSelector> kTileKernelSelectors = {ACLCPU_FOR_EACH_COMPILED_TARGET(SelectTileKernel)};
 

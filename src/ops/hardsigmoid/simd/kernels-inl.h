@@ -24,6 +24,7 @@
 #include "ops/shared/simd/element_io-inl.h"
 #include "ops/shared/simd/transposed_tiles-inl.h"
 #include "simd/convert-inl.h"
+#include "simd/targets.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclcpu {
@@ -97,11 +98,44 @@ void ContiguousRun(const typename Type::Storage* s, typename Type::Storage* o, i
   ScalarRun<Type>(s + i, 1, o + i, 1, count - i);
 }
 
+#if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
+// The avx512_bf16 target's contiguous bf16 run (simd/targets.h): the same
+// float32 arithmetic, narrowed by VCVTNE2PS2BF16, which rounds two float32
+// vectors to bf16 in one instruction (to nearest even; a NaN quieted with its
+// sign and top payload bits, as our conversion does) where the exact integer
+// narrowing of simd/convert-inl.h is about half of a vector's instructions.
+// Where the instruction differs from our conversion: it takes subnormal
+// float32 inputs for zero. No result here is one: each is 0, NaN, or
+// (self + 3) / 6 with self + 3 at least 2^-6 (the spacing of bf16 values near
+// -3), so at least 2^-6 / 6, far above float32's subnormal range (self's own
+// subnormals are only added to 3). The kernel tests run every one of the
+// 65,536 bf16 patterns through this loop and compare with the scalar division.
+// The two halves of 32 bf16 are widened in order, so the instruction's
+// [first operand's | second operand's] packing is already the element order.
+ACLCPU_AVX512_BF16_ATTR inline void ContiguousBf16RunWithBf16Instructions(const uint16_t* s, uint16_t* o,
+                                                                           int64_t count) {
+  const hn::ScalableTag<float> df;
+  constexpr int64_t kLanes16 = 32;
+  int64_t i = 0;
+  for (; i + kLanes16 <= count; i += kLanes16) {
+    const auto lower = HardsigmoidVector<Bf16>(df, shared::LoadBf16AsF32(df, s + i));
+    const auto upper = HardsigmoidVector<Bf16>(df, shared::LoadBf16AsF32(df, s + i + kLanes16 / 2));
+    _mm512_storeu_si512(o + i, reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(upper.raw, lower.raw)));
+  }
+  ContiguousRun<Bf16>(s + i, o + i, count - i);
+}
+#endif
+
+// The contiguous run a kernel uses: ContiguousRun, or a target's own for one
+// dtype (above).
 template <class Type>
+using ContiguousRunFn = void (*)(const typename Type::Storage*, typename Type::Storage*, int64_t);
+
+template <class Type, ContiguousRunFn<Type> kContiguousRun = &ContiguousRun<Type>>
 void VectorRun(const void* self, int64_t self_stride, void* out, int64_t out_stride, int64_t count) {
   using T = typename Type::Storage;
   if (self_stride == 1 && out_stride == 1) {
-    ContiguousRun<Type>(static_cast<const T*>(self), static_cast<T*>(out), count);
+    kContiguousRun(static_cast<const T*>(self), static_cast<T*>(out), count);
     return;
   }
   // In place through a strided view (self is out): each block is gathered into
@@ -109,22 +143,22 @@ void VectorRun(const void* self, int64_t self_stride, void* out, int64_t out_str
   shared::StridedInput<Type> s(static_cast<const T*>(self), self_stride);
   shared::ForEachStridedBlock<Type>(static_cast<T*>(out), out_stride, count,
                             [&](int64_t start, int64_t length, bool more_follow, T* o) {
-                              ContiguousRun<Type>(s.Block(start, length, more_follow), o, length);
+                              kContiguousRun(s.Block(start, length, more_follow), o, length);
                             });
 }
 
 // The same with non-temporal stores for contiguous outputs far beyond the
 // last-level cache; other runs take VectorRun.
-template <class Type>
+template <class Type, ContiguousRunFn<Type> kContiguousRun = &ContiguousRun<Type>>
 void StreamingRun(const void* self, int64_t self_stride, void* out, int64_t out_stride, int64_t count) {
   using T = typename Type::Storage;
   if (self_stride != 1 || out_stride != 1) {
-    VectorRun<Type>(self, self_stride, out, out_stride, count);
+    VectorRun<Type, kContiguousRun>(self, self_stride, out, out_stride, count);
     return;
   }
   const T* s = static_cast<const T*>(self);
   shared::StreamThroughBlocks(static_cast<T*>(out), count,
-                      [&](int64_t start, int64_t length, T* dst) { ContiguousRun<Type>(s + start, dst, length); });
+                      [&](int64_t start, int64_t length, T* dst) { kContiguousRun(s + start, dst, length); });
 }
 
 // Two-dimensional blocks, for transposed views (self contiguous along dim 1,

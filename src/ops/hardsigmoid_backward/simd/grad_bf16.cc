@@ -33,8 +33,6 @@ ACLCPU_DEFINE_KERNELS_FOR_GRAD(Bf16)
 // vector uops and the word permute 2 (measured), ~15 per 32 elements on the two
 // ports that run 512-bit work. Those CPUs have the avx512_fp16 target, whose
 // all-bf16 kernel (below) uses neither.
-#define ACLCPU_AVX512_BF16_ATTR __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,avx512bf16")))
-
 ACLCPU_AVX512_BF16_ATTR void SameBf16RunWithBf16Instructions(const uint16_t* g, const uint16_t* s, uint16_t* o,
                                                               int64_t count) {
   constexpr int64_t kLanes16 = 32;
