@@ -68,7 +68,7 @@ echo "aarch64: cross build took $(( $(date +%s) - start )) s"
 # No SVE gather or scatter (LD1W {z0.s}, p0/z, [x0, z1.s, sxtw #2] and kin) in
 # the operator: the auto-vectoriser makes them of strided loops unless those are
 # kept scalar (src/simd/keep_scalar.h).
-bash "${root}/tests/abi/check_no_gathers.sh" --objdump aarch64-linux-gnu-objdump \
+bash "${root}/tests/abi/check_hot_path_instructions.sh" --rule gathers --objdump aarch64-linux-gnu-objdump \
   "$(find "${build}/src" -name libopapi.so | head -1)"
 
 # ---- tests under qemu ---------------------------------------------------------

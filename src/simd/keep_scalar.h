@@ -12,7 +12,7 @@
 // value, so it cannot treat several elements as one vector. The value stays in
 // the register file it lives in (an SSE or Neon/SVE register for floats).
 //
-// tests/abi/check_no_gathers.sh checks the built library for gathers and
+// tests/abi/check_hot_path_instructions.sh checks the built library for gathers and
 // scatters.
 #ifndef ACLCPU_SIMD_KEEP_SCALAR_H_
 #define ACLCPU_SIMD_KEEP_SCALAR_H_

@@ -29,6 +29,7 @@
 #include "ops/shared/simd/element_io-inl.h"
 #include "ops/shared/simd/transposed_tiles-inl.h"
 #include "simd/convert-inl.h"
+#include "simd/unmasked_load-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclcpu {
@@ -48,6 +49,7 @@ using aclcpu::HWY_NAMESPACE::StoreF32AsF16;
 using aclcpu::HWY_NAMESPACE::ElementsBeforeAlignment;
 using aclcpu::HWY_NAMESPACE::ForEachFullVector;
 using aclcpu::HWY_NAMESPACE::ForEachStridedBlock;
+using aclcpu::HWY_NAMESPACE::KeepLoadUnmasked;
 using aclcpu::HWY_NAMESPACE::RunSharedTransposedPlane;
 using aclcpu::HWY_NAMESPACE::SharedTileInput;
 using aclcpu::HWY_NAMESPACE::StreamThroughBlocks;
@@ -84,7 +86,10 @@ HWY_INLINE hn::Vec<DF> HardsigmoidGradVector(DF df, hn::Vec<DF> grad_f32, hn::Ve
 // One vector of results, in float32 lanes, already rounded to the promoted type.
 template <class Grad, class Self, class Promoted, class Out, class DF>
 HWY_INLINE hn::Vec<DF> ComputeVector(DF df, const typename Grad::Storage* g, const typename Self::Storage* s) {
-  const auto result = HardsigmoidGradVector(df, VectorIo<Grad>::Load(df, g), VectorIo<Self>::Load(df, s));
+  // grad's load kept out of the masked multiply that selects on self's
+  // comparison (simd/unmasked_load-inl.h).
+  const auto result =
+      HardsigmoidGradVector(df, KeepLoadUnmasked(VectorIo<Grad>::Load(df, g)), VectorIo<Self>::Load(df, s));
   return RoundToPromoted<Promoted, Out>(df, result);
 }
 

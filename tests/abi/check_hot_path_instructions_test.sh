@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The gather checker's own test: it must reject a disassembly holding any one
-# gather or scatter form (x86 AVX2/AVX-512/AVX-512PF, SVE loads, stores and
-# prefetches with vector addresses), accept one holding only their near
-# relatives (permutes, contiguous and NEON loads, scalar prefetches), and reject
-# an empty disassembly (objdump printing nothing must not pass).
-# Usage: check_no_gathers_test.sh <check_no_gathers.sh>
+# The hot-path instruction checker's own test. Rule "gathers": it must reject a
+# disassembly holding any one gather or scatter form (x86 AVX2/AVX-512/
+# AVX-512PF, SVE loads, stores and prefetches with vector addresses) and accept
+# their near relatives (permutes, contiguous and NEON loads, scalar prefetches).
+# Rule "masked-memory-sources": reject every AVX-512 masked instruction that
+# reads memory, accept masked stores, masked register-only instructions,
+# unmasked loads and masked reads of rip-relative constants. Both: reject an
+# empty disassembly (objdump printing nothing must not pass).
+# Usage: check_hot_path_instructions_test.sh <check_hot_path_instructions.sh>
 set -euo pipefail
 checker="$1"
 work="$(mktemp -d)"
@@ -57,7 +60,7 @@ gathers=(
 )
 for instruction in "${gathers[@]}"; do
   disassembly "vmovups (%rdi),%zmm0" "${instruction}" "ret" >"${work}/bad.txt"
-  if bash "${checker}" --disassembly "${work}/bad.txt" >"${work}/out.txt" 2>&1; then
+  if bash "${checker}" --rule gathers --disassembly "${work}/bad.txt" >"${work}/out.txt" 2>&1; then
     fail "accepted: ${instruction}"
   elif ! grep -qF "TileBlockVector: ${instruction//	/ }" "${work}/out.txt"; then
     fail "rejected without naming the function and instruction: ${instruction}"
@@ -81,13 +84,49 @@ near_misses=(
   "ldr	z0, [x0, #1, mul vl]"
 )
 disassembly "${near_misses[@]}" >"${work}/good.txt"
-bash "${checker}" --disassembly "${work}/good.txt" >"${work}/out.txt" 2>&1 ||
+bash "${checker}" --rule gathers --disassembly "${work}/good.txt" >"${work}/out.txt" 2>&1 ||
   fail "rejected a disassembly without gathers: $(cat "${work}/out.txt")"
 grep -q "no vector gathers or scatters in ${#near_misses[@]} instructions" "${work}/out.txt" ||
   fail "did not count every instruction: $(cat "${work}/out.txt")"
 
+masked_reads=(
+  "vmulps -0x40(%r12,%rax,4),%zmm4,%zmm3{%k1}{z}"
+  "vmulps (%r10,%rdi,4),%ymm4,%ymm3{%k1}{z}"
+  "vaddps 0x20(%rsi),%xmm1,%xmm0{%k2}"
+  "vmovups (%rdi),%zmm0{%k1}{z}"
+  "vmovdqu16 0x40(%rdx,%rcx,2),%zmm5{%k3}"
+  "vpandd (%rax),%zmm1,%zmm2{%k7}"
+)
+for instruction in "${masked_reads[@]}"; do
+  disassembly "vmovups (%rdi),%zmm0" "${instruction}" "ret" >"${work}/bad.txt"
+  if bash "${checker}" --rule masked-memory-sources --disassembly "${work}/bad.txt" >"${work}/out.txt" 2>&1; then
+    fail "accepted: ${instruction}"
+  elif ! grep -qF "TileBlockVector: ${instruction}" "${work}/out.txt"; then
+    fail "rejected without naming the function and instruction: ${instruction}"
+  fi
+done
+masked_fine=(
+  "vmovups %zmm0,(%rdi,%rax,4){%k1}"
+  "vmulps %zmm1,%zmm2,%zmm3{%k1}{z}"
+  "vmulps 0x1e18c8(%rip){1to16},%zmm2,%zmm1{%k1}{z}        # 299d40 <kOneSixth>"
+  "vmulps -0x40(%r12,%rax,4),%zmm4,%zmm3"
+  "vpcmpnled (%rax),%zmm1,%k1"
+  "vmovdqu16 %zmm0,0x40(%rdx){%k2}"
+)
+disassembly "${masked_fine[@]}" >"${work}/good.txt"
+bash "${checker}" --rule masked-memory-sources --disassembly "${work}/good.txt" >"${work}/out.txt" 2>&1 ||
+  fail "rejected a disassembly without masked memory sources: $(cat "${work}/out.txt")"
+grep -q "no masked memory sources in ${#masked_fine[@]} instructions" "${work}/out.txt" ||
+  fail "did not count every instruction: $(cat "${work}/out.txt")"
+# With no --rule, both rules apply.
+disassembly "vgatherdps %ymm2,(%rax,%ymm1,4),%ymm0" >"${work}/bad.txt"
+bash "${checker}" --disassembly "${work}/bad.txt" >/dev/null 2>&1 && fail "no --rule: accepted a gather"
+disassembly "${masked_reads[0]}" >"${work}/bad.txt"
+bash "${checker}" --disassembly "${work}/bad.txt" >/dev/null 2>&1 && fail "no --rule: accepted a masked memory source"
+
 disassembly >"${work}/empty.txt"
 bash "${checker}" --disassembly "${work}/empty.txt" >/dev/null 2>&1 && fail "accepted an empty disassembly"
 
-echo "${#gathers[@]} gather/scatter forms, ${#near_misses[@]} near misses, 1 empty disassembly: $failures failed"
+echo "${#gathers[@]} gather/scatter forms, ${#near_misses[@]} near misses, ${#masked_reads[@]} masked memory" \
+     "sources, ${#masked_fine[@]} near misses of those, 1 empty disassembly: $failures failed"
 [ "${failures}" -eq 0 ]
