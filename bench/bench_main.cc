@@ -190,9 +190,10 @@ void RegisterAll(int threads, Summary* summary) {
 }
 
 // The portability sweep (bench/isa_sweep.py): every layout at the sizes the
-// issue names, each size's contiguous case first so its roofline is measured
-// before the strided cases that are compared with it. 1 element is there for
-// the fixed cost of a call; 4096 x 4096 is the 16M of the 2-D layouts.
+// issue names, for the backward op and then the forward pair, each size's
+// contiguous case first so its roofline is measured before the strided cases
+// that are compared with it. 1 element is there for the fixed cost of a call;
+// 4096 x 4096 is the 16M of the 2-D layouts.
 void RegisterIsaSweep(int threads, Summary* summary) {
   const int64_t kSizes[] = {1, kK, kM, 16 * kM};
   for (const DtypeCase& dtypes : kDtypeCases) {
@@ -206,6 +207,18 @@ void RegisterIsaSweep(int threads, Summary* summary) {
         Register({dtypes, Layout::kAllTransposed, n}, threads, summary);
       }
     }
+  }
+  // The forward pair: contiguous and transposed (self the transpose view, out
+  // dense; in place written back through it), each 4096 x 4096 case after the
+  // contiguous 16M case whose roofline it is compared with.
+  constexpr int64_t kSquare = kTransposeSide * kTransposeSide;
+  for (const DtypeCase& dtypes : kForwardDtypeCases) {
+    for (int64_t n : kForwardContiguousSizes) {
+      Register({dtypes, Layout::kContiguous, n, Op::kForward}, threads, summary);
+    }
+    Register({dtypes, Layout::kTransposed, kSquare, Op::kForward}, threads, summary);
+    for (int64_t n : {kM, kSquare}) Register({dtypes, Layout::kContiguous, n, Op::kForwardInplace}, threads, summary);
+    Register({dtypes, Layout::kTransposed, kSquare, Op::kForwardInplace}, threads, summary);
   }
 }
 

@@ -301,6 +301,29 @@ class Targets:
         self.check("1-element full-API call (phase 1 + phase 2 + synchronize) median ≤ 0.2 µs", checks, unit="ns")
         return "\n".join(self.lines)
 
+    def evaluate_forward(self):
+        """The forward pair's targets (issue 21): at the roofline of its own traffic (one read and one write
+        an element; in place read-modify-write) on every layout, ahead of PyTorch in cache and at least 0.95x
+        it where both stream from DRAM. self.cases holds the forward pair's cases only."""
+        M, K = 1 << 20, 1 << 10
+        cells_of = lambda keep: [(case, t) for case in self.cases if keep(case) for t in self.threads]
+        label = lambda case, t: "%s %dT" % (case["case"], t)
+        for layout, title in (("contig", "contiguous 1M–16M"), ("transposed", "transposed 4096²")):
+            self.check("forward pair, %s (every dtype, out= and in place) ≥ 0.85× the roofline of its traffic"
+                       % title,
+                       [(label(case, t), self.ratio(case, t, "roofline"), 0.85, False,
+                         self.disturbed(case, t, "roofline"))
+                        for case, t in cells_of(lambda c: c["layout"] == layout and c["n"] >= M)])
+        with_torch = lambda keep: [(case, t) for case, t in cells_of(keep)
+                                   if gbps(self.cells, case, t, "torch") is not None]
+        self.check("forward pair in cache (contiguous 1K–1M) ahead of PyTorch (every dtype PyTorch has)",
+                   [(label(case, t), self.ratio(case, t, "torch"), 1.0, False, self.disturbed(case, t, "torch"))
+                    for case, t in with_torch(lambda c: c["layout"] == "contig" and K <= c["n"] <= M)])
+        self.check("forward pair at DRAM (16M, every layout) ≥ 0.95× PyTorch",
+                   [(label(case, t), self.ratio(case, t, "torch"), 0.95, False, self.disturbed(case, t, "torch"))
+                    for case, t in with_torch(lambda c: c["n"] >= 16 * M)])
+        return "\n".join(self.lines)
+
 
 def machine(results, repo):
     lscpu = {}
@@ -538,7 +561,7 @@ The forward pair (`aclnnHardsigmoid` as `fwd/...`, `aclnnInplaceHardsigmoid` as 
 f16, bf16, i32, contiguous at 1K, 1M, 16M and transposed (self the transpose view of a 4096² buffer, out
 dense; in place written through that view); useful bytes (self + out) × N; their roofline is `c = a ^ 0`
 (in place `a ^= 0`, no NT variant); PyTorch is `at::hardsigmoid_out` / `at::hardsigmoid_`. The targets
-below are the backward op's only.
+below come in two lists, the backward op's and the forward pair's.
 
 The ISA sweep (`bench/run_bench.sh --isa-sweep`, `bench/isa_sweep.py`; about 15 minutes) measures only
 the API and the rooflines, under each SIMD target in turn: one process per target (aclcpu reads
@@ -573,6 +596,10 @@ Not measured:
 threads, below half its own 1-thread speed (a fork-join that waited for a descheduled thread).
 
 {Targets(cells, [c for c in cases if c["op"] == "backward"], threads).evaluate()}
+
+The forward pair (`fwd/...`, `fwd_inplace/...`; issue 21), each against the roofline of its own traffic:
+
+{Targets(cells, [c for c in cases if c["op"] != "backward"], threads).evaluate_forward()}
 
 ## Across CPUs
 
