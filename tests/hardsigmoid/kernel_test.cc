@@ -94,12 +94,12 @@ TEST_P(HardsigmoidKernel, UnalignedPointersMatchScalar) {
 }
 
 // Step-2 self is de-interleaved with vector loads, stride 0 is a broadcast,
-// other strides are copied element by element; counts around the 256-element
-// scratch block.
+// other strides are copied element by element; counts around the
+// 2048-element scratch block.
 TEST_P(HardsigmoidKernel, StridedAndBroadcastRunsMatchScalar) {
   const int64_t strides[][2] = {{2, 1}, {0, 1}, {3, 1}, {1, 2}, {2, 2}, {17, 5}};
   for (const auto& stride : strides) {
-    for (int64_t count : {1, 7, 8, 9, 16, 17, 33, 255, 256, 257, 513}) {
+    for (int64_t count : {1, 7, 8, 9, 16, 17, 33, 255, 256, 257, 2047, 2048, 2049, 4097}) {
       ExpectSameAsScalar(count, 1, stride[0], stride[1], false);
     }
   }

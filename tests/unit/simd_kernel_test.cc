@@ -94,13 +94,13 @@ TEST_P(SimdKernel, StridedRunsMatchScalar) {
 
 // Each operand with its own stride (step-2 views are de-interleaved with vector
 // loads, stride-1 operands used in place, stride 0 broadcast): counts around the
-// lane counts and the 256-element scratch block, with buffers that end exactly
+// lane counts and the 2048-element scratch block, with buffers that end exactly
 // at the last element a run touches (so a sanitizer build catches an over-read).
 TEST_P(SimdKernel, RunsWithMixedStridesMatchScalar) {
   const PathCase& c = GetParam();
   const int64_t strides[][3] = {{2, 2, 1}, {1, 2, 1}, {2, 1, 1}, {2, 0, 1}, {0, 2, 1}, {2, 2, 2}, {3, 2, 1}, {4, 4, 1}};
   for (const auto& stride : strides) {
-    for (int64_t count : {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 255, 256, 257, 513}) {
+    for (int64_t count : {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 255, 256, 257, 2047, 2048, 2049, 4097}) {
       auto extent = [&](int64_t st) { return static_cast<size_t>(1 + (count - 1) * st); };
       const std::vector<uint8_t> grad = KernelTestValues(c.grad, extent(stride[0]), 31 + static_cast<uint32_t>(count));
       const std::vector<uint8_t> self = KernelTestValues(c.self, extent(stride[1]), 32 + static_cast<uint32_t>(count));
