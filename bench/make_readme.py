@@ -561,7 +561,8 @@ The forward pair (`aclnnHardsigmoid` as `fwd/...`, `aclnnInplaceHardsigmoid` as 
 f16, bf16, i32, contiguous at 1K, 1M, 16M and transposed (self the transpose view of a 4096² buffer, out
 dense; in place written through that view); useful bytes (self + out) × N; their roofline is `c = a ^ 0`
 (in place `a ^= 0`, no NT variant); PyTorch is `at::hardsigmoid_out` / `at::hardsigmoid_`. The targets
-below come in two lists, the backward op's and the forward pair's.
+below come in two lists, the backward op's and the forward pair's. The forward pair's first measurements,
+by hand, and what they taught: `bench/forward_pair_history.md`.
 
 The ISA sweep (`bench/run_bench.sh --isa-sweep`, `bench/isa_sweep.py`; about 15 minutes) measures only
 the API and the rooflines, under each SIMD target in turn: one process per target (aclcpu reads
