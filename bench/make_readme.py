@@ -572,7 +572,9 @@ target more than 15 % slower than a lower one (scalar aside) flagged only when 4
 case confirm it (the script then exits 1). Its cases: contiguous, step-2, broadcast (gradOutput one row
 expanded over a square, stride 0; its useful bytes count that row once), inputs transposed → dense out
 and all three transposed, for f32, f16, bf16 and mixed, at 1K, 1M and 16M (4096²) elements, and the
-1-element call. Its tables go to `bench/results/<cpu>.md`, and their worst ratios to Across CPUs below.
+1-element call; for the forward pair, f32, f16, bf16 and i32 contiguous at 1K, 1M and 16M and transposed
+4096² out-of-place, contiguous 1M and 16M and transposed in place. Its tables go to `bench/results/<cpu>.md`,
+and their worst ratios to Across CPUs below.
 
 Implementations as this run reported them:
 {chr(10).join(implementations)}
