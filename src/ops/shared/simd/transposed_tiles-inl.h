@@ -101,7 +101,14 @@ constexpr bool kBlockHoldsOutBits = sizeof(typename Out::Storage) == sizeof(floa
 // block falls in one L1 set: the last two steps done on the way out (each out
 // line then written in pieces, four lines at a time: f32 1024^2 1.0-1.4x over
 // three runs) and the first two done while computing four rows at once (eight
-// input streams in one set: SSE4 f16 4096^2 1.6-2.2x).
+// input streams in one set: SSE4 f16 4096^2 1.6-2.2x). Tried and not kept either
+// (forward op, one core, Zen 5 VM, ms per call, old and new alternated): all of
+// a square's steps in registers (a load and a store a row, not one per pair of
+// steps) made 1024^2 f32 0.40 -> 0.31 but 4096^2 f32 7.5-8.2 -> 8.2-11.1, the
+// time going to the waits on out's non-temporal stores; non-temporal stores for
+// a 16-bit out (two narrowed squares joined into whole vectors) left f16 4096^2
+// as it was (6.97 vs 6.93). Where the time goes, f16 forward: 0.18 ns an element
+// in cache (256^2), 0.39 at 4096^2, of which skipping out's stores saves 0.15.
 //
 // Not inlined into the plane walk: called once a block, it costs nothing at
 // run time, and inlined it made the backward op's grad_f32.cc compile with 11 %
