@@ -66,6 +66,8 @@ RunnerFactory FactoryOf(Impl impl) {
       return &MakeRooflineNtRunner;
     case Impl::kConversionCeiling:
       return &MakeConversionCeilingRunner;
+    case Impl::kStep2Roofline:
+      return &MakeStep2RooflineRunner;
     case Impl::kTorch:
       return &MakeTorchRunner;
     case Impl::kOnednn:
@@ -111,6 +113,12 @@ bool Supports(const Case& c, Impl impl, std::string* why_not) {
         return false;
       }
       return true;
+    case Impl::kStep2Roofline:
+      if (c.layout != Layout::kStep2 || c.op != Op::kBackward) {
+        *why_not = "the step-2 roofline is measured for the backward op's step-2 cases";
+        return false;
+      }
+      return true;
     case Impl::kTorch:
       return TorchSupports(c, why_not);
     case Impl::kOnednn:
@@ -143,7 +151,8 @@ void RunBenchmark(benchmark::State& state, Case c, Impl impl, int threads) {
     state.SkipWithError(why_not.c_str());
     return;
   }
-  if (impl != Impl::kRoofline && impl != Impl::kRooflineNt && impl != Impl::kConversionCeiling) {
+  if (impl != Impl::kRoofline && impl != Impl::kRooflineNt && impl != Impl::kConversionCeiling &&
+      impl != Impl::kStep2Roofline) {
     const std::string mismatch = CheckOutput(c, buffers, inputs);
     if (!mismatch.empty()) {
       state.SkipWithError(mismatch.c_str());

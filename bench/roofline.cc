@@ -9,6 +9,12 @@
 // the roofline is c = a ^ key (a copy, with or without non-temporal stores),
 // and in place a ^= key (read-modify-write of the same lines), key being 0.
 //
+// Step-2 cases (both inputs [::2] views) have a roofline of their own traffic:
+// c[i] = a[2i] + b[2i], which reads every line of both inputs (a stride of two
+// elements leaves no line unread) and writes c once. It is what the memory
+// system allows a step-2 operator, against the contiguous roofline of the same
+// size, which reads half as many input lines.
+//
 // Compiled by Highway for every SIMD target and dispatched at run time, like
 // aclcpu's kernels. Threads: one OpenMP fork-join per call, as a library call
 // would do, and none below kParallelGrain elements (as every library does,
@@ -62,6 +68,62 @@ HWY_INLINE void AddLoop(const void* a_raw, const void* b_raw, void* c_raw, size_
   }
   for (; i < end; ++i) c[i] = static_cast<C>(C{a[i]} + C{b[i]});
   if constexpr (kStream) hwy::FlushStream();
+}
+
+// The even elements a[0], a[2], ... of the 2 x lanes elements at `a`, as lanes
+// of dc: same-size elements de-interleaved by ConcatEven (as aclcpu's step-2
+// path does); 16-bit ones into 32-bit lanes by loading pairs as 32-bit lanes
+// and keeping each lane's low half, the even element on little-endian targets.
+template <typename A, class DC>
+HWY_INLINE hn::Vec<DC> EvenElements(DC dc, const A* a) {
+  using C = hn::TFromD<DC>;
+#if HWY_TARGET == HWY_SCALAR
+  return hn::Set(dc, static_cast<C>(a[0]));  // one lane (no ConcatEven on this target)
+#else
+  if constexpr (sizeof(A) == sizeof(C)) {
+    const size_t lanes = hn::Lanes(dc);
+    return hn::ConcatEven(dc, hn::LoadU(dc, reinterpret_cast<const C*>(a) + lanes),
+                          hn::LoadU(dc, reinterpret_cast<const C*>(a)));
+  } else {
+    static_assert(sizeof(A) == 2 && sizeof(C) == 4, "16-bit elements into 32-bit lanes");
+    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the even element is the low half");
+    return hn::And(hn::LoadU(dc, reinterpret_cast<const C*>(a)), hn::Set(dc, C{0xFFFF}));
+  }
+#endif
+}
+
+// [begin, end) of c[i] = a[2i] + b[2i], ordinary stores (the operator's step-2
+// path stores ordinarily too: its output is contiguous, but the run is cut in blocks).
+template <typename A, typename B, typename C>
+HWY_INLINE void AddStep2Loop(const void* a_raw, const void* b_raw, void* c_raw, size_t begin, size_t end) {
+  const A* HWY_RESTRICT a = static_cast<const A*>(a_raw);
+  const B* HWY_RESTRICT b = static_cast<const B*>(b_raw);
+  C* HWY_RESTRICT c = static_cast<C*>(c_raw);
+  const hn::ScalableTag<C> dc;
+  const size_t lanes = hn::Lanes(dc);
+  size_t i = begin;
+  for (; i + lanes <= end; i += lanes) {
+    hn::StoreU(hn::Add(EvenElements(dc, a + 2 * i), EvenElements(dc, b + 2 * i)), dc, c + i);
+  }
+  for (; i < end; ++i) c[i] = static_cast<C>(C{a[2 * i]} + C{b[2 * i]});
+}
+
+void AddStep2Range(int a_size, int b_size, int c_size, const void* a, const void* b, void* c, size_t begin,
+                   size_t end) {
+  switch (a_size * 100 + b_size * 10 + c_size) {
+    case 444:
+      return AddStep2Loop<uint32_t, uint32_t, uint32_t>(a, b, c, begin, end);
+    case 222:
+      return AddStep2Loop<uint16_t, uint16_t, uint16_t>(a, b, c, begin, end);
+    case 244:
+      return AddStep2Loop<uint16_t, uint32_t, uint32_t>(a, b, c, begin, end);
+    case 424:
+      return AddStep2Loop<uint32_t, uint16_t, uint32_t>(a, b, c, begin, end);
+    case 224:
+      return AddStep2Loop<uint16_t, uint16_t, uint32_t>(a, b, c, begin, end);
+    default:
+      return;  // RooflineSupports() refuses every other combination
+  }
 }
 
 template <bool kStream>
@@ -176,6 +238,7 @@ HWY_AFTER_NAMESPACE();
 namespace aclcpu_bench {
 HWY_EXPORT(AddRange);
 HWY_EXPORT(AddRangeStream);
+HWY_EXPORT(AddStep2Range);
 HWY_EXPORT(ConvertRangeF16);
 HWY_EXPORT(CopyRange);
 HWY_EXPORT(CopyRangeStream);
@@ -200,6 +263,7 @@ bool RooflineSupportsCopy(int size) { return size == 4 || size == 2; }
 enum class Loop {
   kAdd,           // c = a + b (backward: two inputs)
   kAddStream,     // the same, non-temporal stores
+  kAddStep2,      // c[i] = a[2i] + b[2i] (backward, step-2 inputs)
   kConvertF16,    // the f16 conversion ceiling (backward, all-f16)
   kCopy,          // c = a ^ 0 (forward, out-of-place)
   kCopyStream,    // the same, non-temporal stores
@@ -241,6 +305,9 @@ class RooflineRunner : public Runner {
       case Loop::kAddStream:
         return HWY_DYNAMIC_DISPATCH(AddRangeStream)(a_size_, b_size_, c_size_, buffers_.grad, buffers_.self,
                                                     buffers_.out, begin, end);
+      case Loop::kAddStep2:
+        return HWY_DYNAMIC_DISPATCH(AddStep2Range)(a_size_, b_size_, c_size_, buffers_.grad, buffers_.self,
+                                                   buffers_.out, begin, end);
       case Loop::kConvertF16:
         return HWY_DYNAMIC_DISPATCH(ConvertRangeF16)(buffers_.grad, buffers_.self, buffers_.out, begin, end);
       case Loop::kCopy:
@@ -313,6 +380,20 @@ std::unique_ptr<Runner> MakeRooflineRunner(const Case& c, const CaseBuffers& buf
 std::unique_ptr<Runner> MakeRooflineNtRunner(const Case& c, const CaseBuffers& buffers, int threads,
                                              std::string* why_not) {
   return MakeRoofline(c, buffers, threads, Loop::kAddStream, why_not);
+}
+
+std::unique_ptr<Runner> MakeStep2RooflineRunner(const Case& c, const CaseBuffers& buffers, int threads,
+                                                std::string* why_not) {
+  if (c.layout != Layout::kStep2 || c.op != Op::kBackward) {
+    *why_not = "the step-2 roofline is for the backward op's step-2 cases";
+    return nullptr;
+  }
+  if (!RooflineSupports(aclDataTypeSize(c.dtypes.grad), aclDataTypeSize(c.dtypes.self),
+                        aclDataTypeSize(c.dtypes.out))) {
+    *why_not = "no roofline for these element sizes";
+    return nullptr;
+  }
+  return std::make_unique<RooflineRunner>(c, buffers, threads, Loop::kAddStep2);
 }
 
 std::unique_ptr<Runner> MakeConversionCeilingRunner(const Case& c, const CaseBuffers& buffers, int threads,

@@ -9,7 +9,8 @@ namespace aclcpu_bench {
 namespace {
 
 constexpr Impl kAllImpls[] = {Impl::kAclcpuApi,         Impl::kAclcpuKernel, Impl::kRoofline, Impl::kRooflineNt,
-                              Impl::kConversionCeiling, Impl::kTorch,        Impl::kOnednn};
+                              Impl::kConversionCeiling, Impl::kStep2Roofline, Impl::kTorch,
+                              Impl::kOnednn};
 
 std::string Key(const std::string& case_name, const std::string& impl_name) { return case_name + "/" + impl_name; }
 
@@ -58,6 +59,8 @@ const char* ImplName(Impl impl) {
       return "roofline_nt";
     case Impl::kConversionCeiling:
       return "conversion_ceiling";
+    case Impl::kStep2Roofline:
+      return "roofline_step2";
     case Impl::kTorch:
       return "torch";
     case Impl::kOnednn:

@@ -14,7 +14,17 @@
 namespace aclcpu_bench {
 
 // The implementations compared, in table order.
-enum class Impl { kAclcpuApi, kAclcpuKernel, kRoofline, kRooflineNt, kConversionCeiling, kTorch, kOnednn, kCount };
+enum class Impl {
+  kAclcpuApi,
+  kAclcpuKernel,
+  kRoofline,
+  kRooflineNt,
+  kConversionCeiling,
+  kStep2Roofline,
+  kTorch,
+  kOnednn,
+  kCount
+};
 const char* ImplName(Impl impl);
 
 // One (case, implementation) cell: a measured median, or why it is absent.
