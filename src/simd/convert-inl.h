@@ -135,16 +135,16 @@ HWY_INLINE void StoreBf16PairFromF32(DU16 du16, hn::Vec<hn::Repartition<float, D
 }
 #endif  // ACLCPU_SIMD_HAS_BF16_PAIRS
 
-// f16 bits -> f32, exact.
+// f16 bits, one in the low half of each 32-bit lane (upper half zero) -> f32, exact.
 template <class DF>
-HWY_INLINE hn::Vec<DF> LoadF16AsF32(DF df, const uint16_t* p) {
+HWY_INLINE hn::Vec<DF> F16BitsInLanesToF32(DF df, hn::Vec<hn::RebindToSigned<DF>> half) {
 #if ACLCPU_SIMD_HAS_EXACT_F16
   const hn::Rebind<hwy::float16_t, DF> df16;
-  return hn::PromoteTo(df, hn::LoadU(df16, reinterpret_cast<const hwy::float16_t*>(p)));
+  const hn::Rebind<uint16_t, DF> du16;
+  // A saturating narrow that never saturates here: every lane is below 2^16.
+  return hn::PromoteTo(df, hn::BitCast(df16, hn::DemoteTo(du16, half)));
 #else
   const hn::RebindToSigned<DF> di32;
-  const hn::Rebind<uint16_t, DF> du16;
-  const auto half = hn::BitCast(di32, hn::PromoteTo(hn::RebindToUnsigned<DF>(), hn::LoadU(du16, p)));
   const auto sign = hn::ShiftLeft<16>(hn::And(half, hn::Set(di32, 0x8000)));
   const auto magnitude = hn::And(half, hn::Set(di32, 0x7FFF));
   const auto shifted = hn::ShiftLeft<13>(magnitude);
@@ -160,6 +160,39 @@ HWY_INLINE hn::Vec<DF> LoadF16AsF32(DF df, const uint16_t* p) {
   result = hn::IfThenElse(hn::Gt(magnitude, hn::Set(di32, 0x7BFF)), special, result);
   return hn::BitCast(df, hn::Or(result, sign));
 #endif
+}
+
+// f16 bits -> f32, exact.
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadF16AsF32(DF df, const uint16_t* p) {
+#if ACLCPU_SIMD_HAS_EXACT_F16
+  const hn::Rebind<hwy::float16_t, DF> df16;
+  return hn::PromoteTo(df, hn::LoadU(df16, reinterpret_cast<const hwy::float16_t*>(p)));
+#else
+  const hn::Rebind<uint16_t, DF> du16;
+  return F16BitsInLanesToF32(
+      df, hn::BitCast(hn::RebindToSigned<DF>(), hn::PromoteTo(hn::RebindToUnsigned<DF>(), hn::LoadU(du16, p))));
+#endif
+}
+
+// Step-2 views ([::2]) of 16-bit elements: the even elements p[0], p[2], ... of
+// the 2 x Lanes(df) at p, as float32. Each pair is loaded as one 32-bit lane,
+// whose low half is the even element on little-endian targets (all of ours), so
+// no de-interleaving shuffle is needed: bf16 bits go to the top half by a shift
+// that drops the odd element, f16 bits are masked. Reads p[0, 2 x lanes).
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadEvenBf16AsF32(DF df, const uint16_t* p) {
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the even element is the low half of a pair");
+  const hn::RebindToUnsigned<DF> du32;
+  return hn::BitCast(df, hn::ShiftLeft<16>(hn::LoadU(du32, reinterpret_cast<const uint32_t*>(p))));
+}
+
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadEvenF16AsF32(DF df, const uint16_t* p) {
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the even element is the low half of a pair");
+  const hn::RebindToSigned<DF> di32;
+  const auto pairs = hn::LoadU(di32, reinterpret_cast<const int32_t*>(p));
+  return F16BitsInLanesToF32(df, hn::And(pairs, hn::Set(di32, 0xFFFF)));
 }
 
 // f32 -> f16 bits, round to nearest even; overflow to infinity; NaN stays NaN,

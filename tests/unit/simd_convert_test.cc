@@ -27,6 +27,19 @@ void Bf16ToFloatArray(const uint16_t* in, float* out, size_t count) {
   const hn::ScalableTag<float> df;
   for (size_t i = 0; i < count; i += hn::Lanes(df)) hn::StoreU(aclcpu::HWY_NAMESPACE::LoadBf16AsF32(df, in + i), df, out + i);
 }
+// The step-2 forms: `pairs` holds 2 x count elements, the inputs at even indices.
+void HalfEvenToFloatArray(const uint16_t* pairs, float* out, size_t count) {
+  const hn::ScalableTag<float> df;
+  for (size_t i = 0; i < count; i += hn::Lanes(df)) {
+    hn::StoreU(aclcpu::HWY_NAMESPACE::LoadEvenF16AsF32(df, pairs + 2 * i), df, out + i);
+  }
+}
+void Bf16EvenToFloatArray(const uint16_t* pairs, float* out, size_t count) {
+  const hn::ScalableTag<float> df;
+  for (size_t i = 0; i < count; i += hn::Lanes(df)) {
+    hn::StoreU(aclcpu::HWY_NAMESPACE::LoadEvenBf16AsF32(df, pairs + 2 * i), df, out + i);
+  }
+}
 void FloatToHalfArray(const float* in, uint16_t* out, size_t count) {
   const hn::ScalableTag<float> df;
   for (size_t i = 0; i < count; i += hn::Lanes(df)) aclcpu::HWY_NAMESPACE::StoreF32AsF16(df, hn::LoadU(df, in + i), out + i);
@@ -122,6 +135,8 @@ using WidenFn = void (*)(const uint16_t*, float*, size_t);
 using NarrowFn = void (*)(const float*, uint16_t*, size_t);
 const TargetTable<WidenFn> kHalfToFloat = {ACLCPU_FOR_EACH_COMPILED_TARGET(HalfToFloatArray)};
 const TargetTable<WidenFn> kBf16ToFloat = {ACLCPU_FOR_EACH_COMPILED_TARGET(Bf16ToFloatArray)};
+const TargetTable<WidenFn> kHalfEvenToFloat = {ACLCPU_FOR_EACH_COMPILED_TARGET(HalfEvenToFloatArray)};
+const TargetTable<WidenFn> kBf16EvenToFloat = {ACLCPU_FOR_EACH_COMPILED_TARGET(Bf16EvenToFloatArray)};
 const TargetTable<NarrowFn> kFloatToHalf = {ACLCPU_FOR_EACH_COMPILED_TARGET(FloatToHalfArray)};
 const TargetTable<NarrowFn> kFloatToBf16 = {ACLCPU_FOR_EACH_COMPILED_TARGET(FloatToBf16Array)};
 using RoundTripFn = void (*)(const uint16_t*, uint16_t*, size_t);
@@ -163,6 +178,24 @@ void ExpectWidenMatchesForAllInputs(const TargetTable<WidenFn>& widen, int64_t t
   }
 }
 
+// The step-2 form of `widen` (every input at an even index) against `reference`
+// for all 65,536 inputs, each odd index holding the complement of the input
+// before it, so a bit of the odd element leaking into the result shows.
+void ExpectEvenWidenMatchesForAllInputs(const TargetTable<WidenFn>& widen, int64_t target,
+                                        float (*reference)(uint16_t)) {
+  const std::vector<uint16_t> in = All16BitPatterns();
+  std::vector<uint16_t> pairs(2 * in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    pairs[2 * i] = in[i];
+    pairs[2 * i + 1] = static_cast<uint16_t>(~in[i]);
+  }
+  std::vector<float> out(in.size());
+  ForTarget(widen, target)(pairs.data(), out.data(), in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    ASSERT_EQ(FloatBits(out[i]), FloatBits(reference(in[i]))) << std::hex << in[i];
+  }
+}
+
 // `narrow` on this target against the scalar `reference` on DenseFloats().
 void ExpectNarrowMatchesOnDenseSweep(const TargetTable<NarrowFn>& narrow, int64_t target,
                                      uint16_t (*reference)(float)) {
@@ -178,6 +211,14 @@ TEST_P(SimdConvert, HalfToFloatMatchesScalarForAll65536Inputs) {
 
 TEST_P(SimdConvert, Bf16ToFloatMatchesScalarForAll65536Inputs) {
   ExpectWidenMatchesForAllInputs(kBf16ToFloat, GetParam(), Bf16ToFloat);
+}
+
+TEST_P(SimdConvert, HalfAtEvenIndicesToFloatMatchesScalarForAll65536Inputs) {
+  ExpectEvenWidenMatchesForAllInputs(kHalfEvenToFloat, GetParam(), HalfToFloat);
+}
+
+TEST_P(SimdConvert, Bf16AtEvenIndicesToFloatMatchesScalarForAll65536Inputs) {
+  ExpectEvenWidenMatchesForAllInputs(kBf16EvenToFloat, GetParam(), Bf16ToFloat);
 }
 
 TEST_P(SimdConvert, FloatToHalfMatchesScalarOnDenseSweep) {

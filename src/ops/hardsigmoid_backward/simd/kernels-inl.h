@@ -111,16 +111,31 @@ void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t
                            });
 }
 
-// float32 inputs both viewed with step 2 ([::2]) and a dense out: de-interleave
-// in registers and compute straight away, without StridedRun's scratch round
-// trip (f32/step2/64K kernel alone, one core: 41 -> 54-56 GB/s). Full vectors
-// only: ConcatEven on the half-width float vectors a double out needs gave wrong
-// results on SVE (sve_256 under qemu, Highway 1.0.3), so a double
-// out takes StridedRun. kNonTemporal: float32 out only, stored with
+// Inputs both viewed with step 2 ([::2]) and a dense out: de-interleave in
+// registers (VectorIo::LoadEven: float32 by ConcatEven, 16-bit types by loading
+// pairs as 32-bit lanes) and compute straight away, without StridedRun's
+// scratch round trip. Kernel alone, one core: f32/step2/64K 41 -> 54-56 GB/s.
+// Full API, one core, AMD Zen 5 VM, both paths alternated in one process,
+// 64K / 1M / 16M elements, this path over the scratch one: bf16 AVX-512 1.09 /
+// 1.44 / 1.26, AVX2 1.15 / 1.16 / 1.48, SSE4 1.15 / 1.0 / 1.16; f16 AVX-512
+// 1.0 / 1.23 / 1.20. Every operand f16 is the exception below AVX-512: there
+// the scratch path's contiguous kernel (SameHalfTypeRun: self never widened,
+// one narrowing a pair) beats widening both inputs here (AVX2 0.84 / 0.92 /
+// 1.23, SSE4 0.83-0.85 at every size), so that case keeps StridedRun.
+// Full vectors only: ConcatEven on the half-width float vectors a double out
+// needs gave wrong results on SVE (sve_256 under qemu, Highway 1.0.3), so a
+// double out takes StridedRun. kNonTemporal: float32 out only, stored with
 // non-temporal stores (see StreamingRun) from its first vector-aligned element on.
-template <class Promoted, class Out, bool kNonTemporal = false>
-void Step2F32Run(const float* g, const float* s, typename Out::Storage* o, int64_t count) {
-  static_assert(!std::is_same_v<Out, F64>, "full float vectors only");
+template <class Grad, class Self, class Out>
+constexpr bool kStep2InRegisters =
+    !std::is_same_v<Out, F64> &&
+    (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL ||
+     !(std::is_same_v<Grad, F16> && std::is_same_v<Self, F16> && std::is_same_v<Out, F16>));
+
+template <class Grad, class Self, class Promoted, class Out, bool kNonTemporal = false>
+void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, typename Out::Storage* o,
+              int64_t count) {
+  static_assert(kStep2InRegisters<Grad, Self, Out>, "see kStep2InRegisters");
   static_assert(!kNonTemporal || std::is_same_v<Out, F32>, "non-temporal stores of float32 only");
   int64_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
@@ -128,13 +143,13 @@ void Step2F32Run(const float* g, const float* s, typename Out::Storage* o, int64
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   if constexpr (kNonTemporal) {
     i = ElementsBeforeAlignment(o, sizeof(float), lanes * static_cast<int64_t>(sizeof(float)), count);
-    ScalarRun<F32, F32, Promoted, Out>(g, 2, s, 2, o, 1, i);
+    ScalarRun<Grad, Self, Promoted, Out>(g, 2, s, 2, o, 1, i);
   }
   // The second loads read one element past the last one used: stop one vector
   // short of the end so they stay in the view.
   for (; i + lanes < count; i += lanes) {
-    const auto grad_f32 = hn::ConcatEven(df, hn::LoadU(df, g + 2 * i + lanes), hn::LoadU(df, g + 2 * i));
-    const auto self_f32 = hn::ConcatEven(df, hn::LoadU(df, s + 2 * i + lanes), hn::LoadU(df, s + 2 * i));
+    const auto grad_f32 = VectorIo<Grad>::LoadEven(df, g + 2 * i);
+    const auto self_f32 = VectorIo<Self>::LoadEven(df, s + 2 * i);
     const auto result = RoundToPromoted<Promoted, Out>(df, HardsigmoidGradVector(df, grad_f32, self_f32));
     if constexpr (kNonTemporal) {
       hn::Stream(result, df, o + i);
@@ -143,7 +158,7 @@ void Step2F32Run(const float* g, const float* s, typename Out::Storage* o, int64
     }
   }
 #endif
-  ScalarRun<F32, F32, Promoted, Out>(g + 2 * i, 2, s + 2 * i, 2, o + i, 1, count - i);
+  ScalarRun<Grad, Self, Promoted, Out>(g + 2 * i, 2, s + 2 * i, 2, o + i, 1, count - i);
   if constexpr (kNonTemporal) hwy::FlushStream();  // weakly ordered: visible before the launch completes
 }
 
@@ -156,10 +171,11 @@ void VectorRun(const void* grad, int64_t grad_stride, const void* self, int64_t 
     ScalarRun<Grad, Self, Promoted, Out>(grad, grad_stride, self, self_stride, out, out_stride, count);
     return;
   }
-  if constexpr (std::is_same_v<Grad, F32> && std::is_same_v<Self, F32> && !std::is_same_v<Out, F64>) {
+  if constexpr (kStep2InRegisters<Grad, Self, Out>) {
     if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
-      Step2F32Run<Promoted, Out>(static_cast<const float*>(grad), static_cast<const float*>(self),
-                                 static_cast<typename Out::Storage*>(out), count);
+      Step2Run<Grad, Self, Promoted, Out>(static_cast<const typename Grad::Storage*>(grad),
+                                          static_cast<const typename Self::Storage*>(self),
+                                          static_cast<typename Out::Storage*>(out), count);
       return;
     }
   }
@@ -307,11 +323,11 @@ void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const
 template <class Grad, class Self, class Promoted>
 void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
                   int64_t out_stride, int64_t count) {
-  if constexpr (std::is_same_v<Grad, F32> && std::is_same_v<Self, F32>) {
+  if constexpr (kStep2InRegisters<Grad, Self, F32>) {
     if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
-      Step2F32Run<Promoted, F32, /*kNonTemporal=*/true>(static_cast<const float*>(grad),
-                                                         static_cast<const float*>(self), static_cast<float*>(out),
-                                                         count);
+      Step2Run<Grad, Self, Promoted, F32, /*kNonTemporal=*/true>(static_cast<const typename Grad::Storage*>(grad),
+                                                                  static_cast<const typename Self::Storage*>(self),
+                                                                  static_cast<float*>(out), count);
       return;
     }
   }

@@ -26,7 +26,9 @@ namespace aclcpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Vector loads and stores of each element type, as float32 lanes.
+// Vector loads and stores of each element type, as float32 lanes. LoadEven:
+// the elements p[0], p[2], ... of a step-2 view ([::2]), reading p[0, 2 x
+// lanes), the element after the last one used included.
 template <class Type>
 struct VectorIo;
 
@@ -34,6 +36,14 @@ template <>
 struct VectorIo<element::F32> {
   template <class DF>
   static hn::Vec<DF> Load(DF df, const float* p) { return hn::LoadU(df, p); }
+  template <class DF>
+  static hn::Vec<DF> LoadEven(DF df, const float* p) {
+#if HWY_TARGET == HWY_SCALAR
+    return hn::LoadU(df, p);  // one lane: p[0]
+#else
+    return hn::ConcatEven(df, hn::LoadU(df, p + hn::Lanes(df)), hn::LoadU(df, p));
+#endif
+  }
   template <class DF>
   static void Store(DF df, hn::Vec<DF> v, float* p) { hn::StoreU(v, df, p); }
 };
@@ -43,6 +53,8 @@ struct VectorIo<element::F16> {
   template <class DF>
   static hn::Vec<DF> Load(DF df, const uint16_t* p) { return LoadF16AsF32(df, p); }
   template <class DF>
+  static hn::Vec<DF> LoadEven(DF df, const uint16_t* p) { return LoadEvenF16AsF32(df, p); }
+  template <class DF>
   static void Store(DF df, hn::Vec<DF> v, uint16_t* p) { StoreF32AsF16(df, v, p); }
 };
 
@@ -50,6 +62,8 @@ template <>
 struct VectorIo<element::Bf16> {
   template <class DF>
   static hn::Vec<DF> Load(DF df, const uint16_t* p) { return LoadBf16AsF32(df, p); }
+  template <class DF>
+  static hn::Vec<DF> LoadEven(DF df, const uint16_t* p) { return LoadEvenBf16AsF32(df, p); }
   template <class DF>
   static void Store(DF df, hn::Vec<DF> v, uint16_t* p) { StoreF32AsBf16(df, v, p); }
 };
