@@ -68,6 +68,8 @@ RunnerFactory FactoryOf(Impl impl) {
       return &MakeConversionCeilingRunner;
     case Impl::kStep2Roofline:
       return &MakeStep2RooflineRunner;
+    case Impl::kStep2RooflineNt:
+      return &MakeStep2RooflineNtRunner;
     case Impl::kTorch:
       return &MakeTorchRunner;
     case Impl::kOnednn:
@@ -114,6 +116,7 @@ bool Supports(const Case& c, Impl impl, std::string* why_not) {
       }
       return true;
     case Impl::kStep2Roofline:
+    case Impl::kStep2RooflineNt:
       if (c.layout != Layout::kStep2 || c.op != Op::kBackward) {
         *why_not = "the step-2 roofline is measured for the backward op's step-2 cases";
         return false;
@@ -152,7 +155,7 @@ void RunBenchmark(benchmark::State& state, Case c, Impl impl, int threads) {
     return;
   }
   if (impl != Impl::kRoofline && impl != Impl::kRooflineNt && impl != Impl::kConversionCeiling &&
-      impl != Impl::kStep2Roofline) {
+      impl != Impl::kStep2Roofline && impl != Impl::kStep2RooflineNt) {
     const std::string mismatch = CheckOutput(c, buffers, inputs);
     if (!mismatch.empty()) {
       state.SkipWithError(mismatch.c_str());

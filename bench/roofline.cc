@@ -11,9 +11,9 @@
 //
 // Step-2 cases (both inputs [::2] views) have a roofline of their own traffic:
 // c[i] = a[2i] + b[2i], which reads every line of both inputs (a stride of two
-// elements leaves no line unread) and writes c once. It is what the memory
-// system allows a step-2 operator, against the contiguous roofline of the same
-// size, which reads half as many input lines.
+// elements leaves no line unread) and writes c once, with ordinary or
+// non-temporal stores. It shows what the memory gives step-2 traffic, against
+// the contiguous roofline of the same size, which reads half as many input lines.
 //
 // Compiled by Highway for every SIMD target and dispatched at run time, like
 // aclcpu's kernels. Threads: one OpenMP fork-join per call, as a library call
@@ -92,9 +92,10 @@ HWY_INLINE hn::Vec<DC> EvenElements(DC dc, const A* a) {
 #endif
 }
 
-// [begin, end) of c[i] = a[2i] + b[2i], ordinary stores (the operator's step-2
-// path stores ordinarily too: its output is contiguous, but the run is cut in blocks).
-template <typename A, typename B, typename C>
+// [begin, end) of c[i] = a[2i] + b[2i], with ordinary or non-temporal stores
+// (c + begin vector-aligned for the latter): aclcpu streams large step-2
+// launches too, so the better of the two is the bound.
+template <typename A, typename B, typename C, bool kStream>
 HWY_INLINE void AddStep2Loop(const void* a_raw, const void* b_raw, void* c_raw, size_t begin, size_t end) {
   const A* HWY_RESTRICT a = static_cast<const A*>(a_raw);
   const B* HWY_RESTRICT b = static_cast<const B*>(b_raw);
@@ -103,27 +104,43 @@ HWY_INLINE void AddStep2Loop(const void* a_raw, const void* b_raw, void* c_raw, 
   const size_t lanes = hn::Lanes(dc);
   size_t i = begin;
   for (; i + lanes <= end; i += lanes) {
-    hn::StoreU(hn::Add(EvenElements(dc, a + 2 * i), EvenElements(dc, b + 2 * i)), dc, c + i);
+    const auto sum = hn::Add(EvenElements(dc, a + 2 * i), EvenElements(dc, b + 2 * i));
+    if constexpr (kStream) {
+      hn::Stream(sum, dc, c + i);
+    } else {
+      hn::StoreU(sum, dc, c + i);
+    }
   }
   for (; i < end; ++i) c[i] = static_cast<C>(C{a[2 * i]} + C{b[2 * i]});
+  if constexpr (kStream) hwy::FlushStream();
+}
+
+template <bool kStream>
+void AddStep2RangeImpl(int a_size, int b_size, int c_size, const void* a, const void* b, void* c, size_t begin,
+                       size_t end) {
+  switch (a_size * 100 + b_size * 10 + c_size) {
+    case 444:
+      return AddStep2Loop<uint32_t, uint32_t, uint32_t, kStream>(a, b, c, begin, end);
+    case 222:
+      return AddStep2Loop<uint16_t, uint16_t, uint16_t, kStream>(a, b, c, begin, end);
+    case 244:
+      return AddStep2Loop<uint16_t, uint32_t, uint32_t, kStream>(a, b, c, begin, end);
+    case 424:
+      return AddStep2Loop<uint32_t, uint16_t, uint32_t, kStream>(a, b, c, begin, end);
+    case 224:
+      return AddStep2Loop<uint16_t, uint16_t, uint32_t, kStream>(a, b, c, begin, end);
+    default:
+      return;  // RooflineSupports() refuses every other combination
+  }
 }
 
 void AddStep2Range(int a_size, int b_size, int c_size, const void* a, const void* b, void* c, size_t begin,
                    size_t end) {
-  switch (a_size * 100 + b_size * 10 + c_size) {
-    case 444:
-      return AddStep2Loop<uint32_t, uint32_t, uint32_t>(a, b, c, begin, end);
-    case 222:
-      return AddStep2Loop<uint16_t, uint16_t, uint16_t>(a, b, c, begin, end);
-    case 244:
-      return AddStep2Loop<uint16_t, uint32_t, uint32_t>(a, b, c, begin, end);
-    case 424:
-      return AddStep2Loop<uint32_t, uint16_t, uint32_t>(a, b, c, begin, end);
-    case 224:
-      return AddStep2Loop<uint16_t, uint16_t, uint32_t>(a, b, c, begin, end);
-    default:
-      return;  // RooflineSupports() refuses every other combination
-  }
+  AddStep2RangeImpl<false>(a_size, b_size, c_size, a, b, c, begin, end);
+}
+void AddStep2RangeStream(int a_size, int b_size, int c_size, const void* a, const void* b, void* c, size_t begin,
+                         size_t end) {
+  AddStep2RangeImpl<true>(a_size, b_size, c_size, a, b, c, begin, end);
 }
 
 template <bool kStream>
@@ -239,6 +256,7 @@ namespace aclcpu_bench {
 HWY_EXPORT(AddRange);
 HWY_EXPORT(AddRangeStream);
 HWY_EXPORT(AddStep2Range);
+HWY_EXPORT(AddStep2RangeStream);
 HWY_EXPORT(ConvertRangeF16);
 HWY_EXPORT(CopyRange);
 HWY_EXPORT(CopyRangeStream);
@@ -264,6 +282,7 @@ enum class Loop {
   kAdd,           // c = a + b (backward: two inputs)
   kAddStream,     // the same, non-temporal stores
   kAddStep2,      // c[i] = a[2i] + b[2i] (backward, step-2 inputs)
+  kAddStep2Stream,  // the same, non-temporal stores
   kConvertF16,    // the f16 conversion ceiling (backward, all-f16)
   kCopy,          // c = a ^ 0 (forward, out-of-place)
   kCopyStream,    // the same, non-temporal stores
@@ -308,6 +327,9 @@ class RooflineRunner : public Runner {
       case Loop::kAddStep2:
         return HWY_DYNAMIC_DISPATCH(AddStep2Range)(a_size_, b_size_, c_size_, buffers_.grad, buffers_.self,
                                                    buffers_.out, begin, end);
+      case Loop::kAddStep2Stream:
+        return HWY_DYNAMIC_DISPATCH(AddStep2RangeStream)(a_size_, b_size_, c_size_, buffers_.grad, buffers_.self,
+                                                         buffers_.out, begin, end);
       case Loop::kConvertF16:
         return HWY_DYNAMIC_DISPATCH(ConvertRangeF16)(buffers_.grad, buffers_.self, buffers_.out, begin, end);
       case Loop::kCopy:
@@ -365,6 +387,20 @@ std::unique_ptr<Runner> MakeRoofline(const Case& c, const CaseBuffers& buffers, 
   return std::make_unique<RooflineRunner>(c, buffers, threads, loop);
 }
 
+std::unique_ptr<Runner> MakeStep2Roofline(const Case& c, const CaseBuffers& buffers, int threads, Loop loop,
+                                          std::string* why_not) {
+  if (c.layout != Layout::kStep2 || c.op != Op::kBackward) {
+    *why_not = "the step-2 roofline is for the backward op's step-2 cases";
+    return nullptr;
+  }
+  if (!RooflineSupports(aclDataTypeSize(c.dtypes.grad), aclDataTypeSize(c.dtypes.self),
+                        aclDataTypeSize(c.dtypes.out))) {
+    *why_not = "no roofline for these element sizes";
+    return nullptr;
+  }
+  return std::make_unique<RooflineRunner>(c, buffers, threads, loop);
+}
+
 }  // namespace
 
 std::string InitRoofline(int threads) {
@@ -384,16 +420,12 @@ std::unique_ptr<Runner> MakeRooflineNtRunner(const Case& c, const CaseBuffers& b
 
 std::unique_ptr<Runner> MakeStep2RooflineRunner(const Case& c, const CaseBuffers& buffers, int threads,
                                                 std::string* why_not) {
-  if (c.layout != Layout::kStep2 || c.op != Op::kBackward) {
-    *why_not = "the step-2 roofline is for the backward op's step-2 cases";
-    return nullptr;
-  }
-  if (!RooflineSupports(aclDataTypeSize(c.dtypes.grad), aclDataTypeSize(c.dtypes.self),
-                        aclDataTypeSize(c.dtypes.out))) {
-    *why_not = "no roofline for these element sizes";
-    return nullptr;
-  }
-  return std::make_unique<RooflineRunner>(c, buffers, threads, Loop::kAddStep2);
+  return MakeStep2Roofline(c, buffers, threads, Loop::kAddStep2, why_not);
+}
+
+std::unique_ptr<Runner> MakeStep2RooflineNtRunner(const Case& c, const CaseBuffers& buffers, int threads,
+                                                  std::string* why_not) {
+  return MakeStep2Roofline(c, buffers, threads, Loop::kAddStep2Stream, why_not);
 }
 
 std::unique_ptr<Runner> MakeConversionCeilingRunner(const Case& c, const CaseBuffers& buffers, int threads,

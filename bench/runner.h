@@ -39,9 +39,12 @@ std::unique_ptr<Runner> MakeRooflineRunner(const Case& c, const CaseBuffers& buf
 std::unique_ptr<Runner> MakeRooflineNtRunner(const Case& c, const CaseBuffers& buffers, int threads,
                                              std::string* why_not);
 // c[i] = a[2i] + b[2i] on the step-2 cases' buffers: the roofline of step-2
-// traffic (every line of both inputs read), for step-2 cases only.
+// traffic (every line of both inputs read), for step-2 cases only; with
+// ordinary or non-temporal stores.
 std::unique_ptr<Runner> MakeStep2RooflineRunner(const Case& c, const CaseBuffers& buffers, int threads,
                                                 std::string* why_not);
+std::unique_ptr<Runner> MakeStep2RooflineNtRunner(const Case& c, const CaseBuffers& buffers, int threads,
+                                                  std::string* why_not);
 // The same fork-join doing only an exact f16 widen + narrow per element
 // (all-f16 contiguous cases): the ceiling an exact f16 kernel has here.
 std::unique_ptr<Runner> MakeConversionCeilingRunner(const Case& c, const CaseBuffers& buffers, int threads,

@@ -21,6 +21,7 @@ enum class Impl {
   kRooflineNt,
   kConversionCeiling,
   kStep2Roofline,
+  kStep2RooflineNt,
   kTorch,
   kOnednn,
   kCount
