@@ -70,6 +70,27 @@ HWY_INLINE void AddLoop(const void* a_raw, const void* b_raw, void* c_raw, size_
   if constexpr (kStream) hwy::FlushStream();
 }
 
+// Calls fn(A{}, B{}, C{}) with the unsigned integer types of the element sizes
+// of a, b and c, for the combinations the cases have (RooflineSupports());
+// nothing for any other.
+template <class Fn>
+HWY_INLINE void WithElementTypes(int a_size, int b_size, int c_size, Fn&& fn) {
+  switch (a_size * 100 + b_size * 10 + c_size) {
+    case 444:
+      return fn(uint32_t{}, uint32_t{}, uint32_t{});
+    case 222:
+      return fn(uint16_t{}, uint16_t{}, uint16_t{});
+    case 244:
+      return fn(uint16_t{}, uint32_t{}, uint32_t{});
+    case 424:
+      return fn(uint32_t{}, uint16_t{}, uint32_t{});
+    case 224:
+      return fn(uint16_t{}, uint16_t{}, uint32_t{});
+    default:
+      return;
+  }
+}
+
 // The even elements a[0], a[2], ... of the 2 x lanes elements at `a`, as lanes
 // of dc: same-size elements de-interleaved by ConcatEven (as aclcpu's step-2
 // path does); 16-bit ones into 32-bit lanes by loading pairs as 32-bit lanes
@@ -94,7 +115,7 @@ HWY_INLINE hn::Vec<DC> EvenElements(DC dc, const A* a) {
 
 // [begin, end) of c[i] = a[2i] + b[2i], with ordinary or non-temporal stores
 // (c + begin vector-aligned for the latter): aclcpu streams large step-2
-// launches too, so the better of the two is the bound.
+// launches too, so the better of the two counts.
 template <typename A, typename B, typename C, bool kStream>
 HWY_INLINE void AddStep2Loop(const void* a_raw, const void* b_raw, void* c_raw, size_t begin, size_t end) {
   const A* HWY_RESTRICT a = static_cast<const A*>(a_raw);
@@ -118,20 +139,9 @@ HWY_INLINE void AddStep2Loop(const void* a_raw, const void* b_raw, void* c_raw, 
 template <bool kStream>
 void AddStep2RangeImpl(int a_size, int b_size, int c_size, const void* a, const void* b, void* c, size_t begin,
                        size_t end) {
-  switch (a_size * 100 + b_size * 10 + c_size) {
-    case 444:
-      return AddStep2Loop<uint32_t, uint32_t, uint32_t, kStream>(a, b, c, begin, end);
-    case 222:
-      return AddStep2Loop<uint16_t, uint16_t, uint16_t, kStream>(a, b, c, begin, end);
-    case 244:
-      return AddStep2Loop<uint16_t, uint32_t, uint32_t, kStream>(a, b, c, begin, end);
-    case 424:
-      return AddStep2Loop<uint32_t, uint16_t, uint32_t, kStream>(a, b, c, begin, end);
-    case 224:
-      return AddStep2Loop<uint16_t, uint16_t, uint32_t, kStream>(a, b, c, begin, end);
-    default:
-      return;  // RooflineSupports() refuses every other combination
-  }
+  WithElementTypes(a_size, b_size, c_size, [&](auto a_type, auto b_type, auto c_type) {
+    AddStep2Loop<decltype(a_type), decltype(b_type), decltype(c_type), kStream>(a, b, c, begin, end);
+  });
 }
 
 void AddStep2Range(int a_size, int b_size, int c_size, const void* a, const void* b, void* c, size_t begin,
@@ -145,21 +155,9 @@ void AddStep2RangeStream(int a_size, int b_size, int c_size, const void* a, cons
 
 template <bool kStream>
 void AddRangeImpl(int a_size, int b_size, int c_size, const void* a, const void* b, void* c, size_t begin, size_t end) {
-  const int key = a_size * 100 + b_size * 10 + c_size;
-  switch (key) {
-    case 444:
-      return AddLoop<uint32_t, uint32_t, uint32_t, kStream>(a, b, c, begin, end);
-    case 222:
-      return AddLoop<uint16_t, uint16_t, uint16_t, kStream>(a, b, c, begin, end);
-    case 244:
-      return AddLoop<uint16_t, uint32_t, uint32_t, kStream>(a, b, c, begin, end);
-    case 424:
-      return AddLoop<uint32_t, uint16_t, uint32_t, kStream>(a, b, c, begin, end);
-    case 224:
-      return AddLoop<uint16_t, uint16_t, uint32_t, kStream>(a, b, c, begin, end);
-    default:
-      return;  // RooflineSupports() refuses every other combination
-  }
+  WithElementTypes(a_size, b_size, c_size, [&](auto a_type, auto b_type, auto c_type) {
+    AddLoop<decltype(a_type), decltype(b_type), decltype(c_type), kStream>(a, b, c, begin, end);
+  });
 }
 
 void AddRange(int a_size, int b_size, int c_size, const void* a, const void* b, void* c, size_t begin, size_t end) {
