@@ -44,12 +44,14 @@ inline TileTestPlane MakeTileTestPlane(int64_t size0, int64_t size1, int layout)
 }
 
 // Every (size0, size1) the block kernels are tested at: sizes around the lane
-// counts, then sizes at the edges of the blocks (32 x 128 for two inputs,
-// 64 x 128 for one: 31, 32, 33, 63, 65 rows; 127, 128, 129, 257 columns) and
-// odd sizes crossed, so that the last block's rows end inside a square of
-// lanes x lanes that the vector path transposes in registers (the rows past
-// the last whole square go element by element) and its columns end inside a
-// vector.
+// counts, then sizes at the edges of the squares and blocks (blocks of 128
+// columns, and of 128 rows for a 32-bit out, 256 for a 16-bit one, whose
+// squares hold 2 x lanes rows: an odd count leaves a row without its pair) and
+// odd sizes crossed, so that the last block's rows end inside a square that the
+// vector path transposes in registers (the rows past the last whole square go
+// element by element) and its columns end inside a vector. The tall planes
+// only in the two vector layouts and at two widths: they run emulated on Arm
+// in CI.
 inline std::vector<TileTestPlane> AllTileTestPlanes() {
   std::vector<TileTestPlane> planes;
   const int64_t around_lanes[][2] = {{1, 1},   {1, 70},  {70, 1},  {15, 17}, {63, 65},
@@ -66,7 +68,22 @@ inline std::vector<TileTestPlane> AllTileTestPlanes() {
       }
     }
   }
+  for (int64_t size0 : {127, 128, 129, 255, 256, 257}) {
+    planes.push_back(MakeTileTestPlane(size0, 75, 0));
+    planes.push_back(MakeTileTestPlane(size0, 129, 1));
+  }
   return planes;
+}
+
+// A plane whose out is at least 16 MiB, from which the vector block stores
+// non-temporally where out's vectors are aligned: transposed, an odd number of
+// rows (out's lines start at every alignment, so both kinds of store run, and
+// rows and columns are left past the last whole square and block). For an out
+// of `element_bytes` an element.
+inline TileTestPlane StreamingTileTestPlane(int64_t element_bytes) {
+  const int64_t size0 = 4099;
+  const int64_t size1 = ((int64_t{16} << 20) / element_bytes + size0 - 1) / size0 + 3;
+  return MakeTileTestPlane(size0, size1, 0);
 }
 
 }  // namespace aclcpu

@@ -233,28 +233,31 @@ TEST(SimdKernelFloatWindow, EveryFloat32SelfUpperHalfMatchesScalar) {
   }
 }
 
-// The block kernel's non-temporal store path (float32 out, planes of 16 MiB of
-// out or more) on every target: a 2049 x 2049 transposed plane, with out's
-// columns aligned for vectors in some rows and not in others (odd pitch).
+// The block kernel's non-temporal store path (planes of 16 MiB of out or more)
+// on every target (tests/support/tile_test_planes.h), for a 32-bit and a 16-bit
+// out: each has its own block. The scalar reference runs once a plane.
 TEST(SimdTileKernel, LargePlanesWithStreamingStoresMatchScalar) {
-  const int64_t size0 = 2049, size1 = 2049;
-  for (int64_t target : AvailableTargets()) {
-    for (aclDataType grad : {ACL_FLOAT, ACL_FLOAT16}) {
-      const aclDataType self = ACL_FLOAT;
-      const aclDataType promoted = PromoteFloatingTypes(grad, self);
-      const HardsigmoidBackwardTileFn tile = SelectTileKernel(grad, self, promoted, ACL_FLOAT, target);
-      const HardsigmoidBackwardRunFn scalar = SelectScalarKernel(grad, self, promoted, ACL_FLOAT);
+  const PathCase dtypes[] = {{0, ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT}, {0, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}};
+  for (const PathCase& c : dtypes) {
+    const aclDataType promoted = PromoteFloatingTypes(c.grad, c.self);
+    const HardsigmoidBackwardRunFn scalar = SelectScalarKernel(c.grad, c.self, promoted, c.out);
+    const size_t out_size = DtypeSize(c.out);
+    const TileTestPlane p = StreamingTileTestPlane(static_cast<int64_t>(out_size));
+    const std::vector<uint8_t> grad = KernelTestValues(c.grad, p.in_extent, 51);
+    const std::vector<uint8_t> self = KernelTestValues(c.self, p.in_extent, 52);
+    std::vector<uint8_t> expected(p.out_extent * out_size, 0xA5);
+    for (int64_t j = 0; j < p.size1; ++j) {
+      scalar(grad.data() + DtypeSize(c.grad) * j, p.in_pitch, self.data() + DtypeSize(c.self) * j, p.in_pitch,
+             expected.data() + out_size * j * p.out_pitch, 1, p.size0);
+    }
+    for (int64_t target : AvailableTargets()) {
+      const HardsigmoidBackwardTileFn tile = SelectTileKernel(c.grad, c.self, promoted, c.out, target);
       ASSERT_NE(tile, nullptr);
-      const size_t count = static_cast<size_t>(size0 * size1);
-      const std::vector<uint8_t> g = KernelTestValues(grad, count, 51), s = KernelTestValues(self, count, 52);
-      std::vector<float> expected(count), actual(count);
-      tile(g.data(), size1, 1, s.data(), size1, 1, actual.data(), 1, size0, size0, size1);
-      for (int64_t j = 0; j < size1; ++j) {
-        scalar(g.data() + DtypeSize(grad) * j, size1, s.data() + DtypeSize(self) * j, size1,
-               expected.data() + j * size0, 1, size0);
-      }
-      ASSERT_EQ(std::memcmp(actual.data(), expected.data(), count * sizeof(float)), 0)
-          << TargetName(target) << " " << DtypeName(grad);
+      std::vector<uint8_t> actual(expected.size(), 0xA5);
+      tile(grad.data(), p.in_pitch, 1, self.data(), p.in_pitch, 1, actual.data(), 1, p.out_pitch, p.size0, p.size1);
+      // Not ASSERT_EQ: a failure would print both buffers, millions of bytes.
+      ASSERT_TRUE(actual == expected) << p.size0 << " x " << p.size1 << " " << TargetName(target) << " "
+                                      << DtypeName(c.grad) << " " << DtypeName(c.out);
     }
   }
 }

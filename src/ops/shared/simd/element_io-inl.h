@@ -56,6 +56,9 @@ struct VectorIo<element::F16> {
   static hn::Vec<DF> LoadEven(DF df, const uint16_t* p) { return LoadEvenF16AsF32(df, p); }
   template <class DF>
   static void Store(DF df, hn::Vec<DF> v, uint16_t* p) { StoreF32AsF16(df, v, p); }
+  // The bits Store writes, as a vector of Lanes(df) uint16 lanes.
+  template <class DF>
+  static hn::Vec<hn::Rebind<uint16_t, DF>> Narrow(DF df, hn::Vec<DF> v) { return F32ToF16Bits(df, v); }
 };
 
 template <>
@@ -66,6 +69,8 @@ struct VectorIo<element::Bf16> {
   static hn::Vec<DF> LoadEven(DF df, const uint16_t* p) { return LoadEvenBf16AsF32(df, p); }
   template <class DF>
   static void Store(DF df, hn::Vec<DF> v, uint16_t* p) { StoreF32AsBf16(df, v, p); }
+  template <class DF>
+  static hn::Vec<hn::Rebind<uint16_t, DF>> Narrow(DF df, hn::Vec<DF> v) { return F32ToBf16Bits(df, v); }
 };
 
 template <>

@@ -19,13 +19,10 @@
 // gathers and non-temporal f32 stores 31-37 / 44-59 / 42-47 / 31-33; + prefetch
 // 28-30 / 31-33 / 36-38 / 24 (a noisy, loaded machine); block shape on a
 // quieter machine, 64 x 64: 23 / 24 / 24-25 / 16-19, 16 x 256: 28-30 / 20-21 /
-// 20-22 / 22-27, 32 x 128 (kept): 21-22.5 / 18-19 / 19-21 / 19-23. With one
-// input (the forward op) blocks of 64 rows: its input is read as that many
-// sequential streams, half as many as two inputs make at 32 rows, and each out
-// line gets 64 elements at a time. Forward 4096^2 bench, one core, AMD Zen 5 VM
-// (loaded, three runs), ms per call, 32 -> 64 rows: f32 10.7-14.5 -> 9.4-11.9,
-// bf16 10.3-17.5 -> 8.2-10.9; the backward op's f32 case was unchanged
-// (14.6-24 -> 14.4-16.5).
+// 20-22 / 22-27, 32 x 128: 21-22.5 / 18-19 / 19-21 / 19-23. Those blocks were
+// float32 scratch of 32 (backward) or 64 (forward) rows; the blocks now are
+// taller, and hold out's own 16-bit values for a 16-bit out (kSharedTileRows
+// below, SharedTileBlockOfHalves).
 //
 // Per-target include guard (Highway's convention for -inl.h files): this header
 // is re-included once per target by foreach_target.h.
@@ -52,11 +49,33 @@ namespace aclcpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Block rows along dim 0 (out's contiguous dim) for an operator of kInputs
-// inputs; columns along dim 1 (the inputs' contiguous dim).
-template <int kInputs>
-constexpr int64_t kSharedTileRows = kInputs == 1 ? 64 : 32;
-constexpr int64_t kSharedTileCols = 128;
+// The block: kSharedTileRows<Out> rows along dim 0 (out's contiguous dim) by
+// as many columns along dim 1 (the inputs' contiguous dim) as fill
+// kSharedTileBytes of out's elements: 256 x 128 for a 16-bit out, 128 x 128
+// for a 32-bit one. Why so many rows: each block writes that many out elements
+// to each of its out lines at once, and memory takes short runs badly. A probe
+// of the access pattern alone (no arithmetic: row segments read, line segments
+// written with non-temporal stores; 16-bit 4096^2, one core, AMD Zen 5 VM, ms,
+// three interleaved runs): 64 x 128 3.9-4.0, 256 x 128 2.2-2.3, 512 x 128
+// 2.1-2.3, 512 x 512 2.3-3.4, a contiguous copy of the same bytes 1.26-1.32;
+// writes alone, 128 B a line (64 rows) 2.8-3.5, 512 B (256 rows) 0.75. The
+// operators, 4096^2, one core, same VM, ms per call, rows alternated in one
+// process (columns fixed): 16-bit out, 256 / 128 / 64 rows, forward f16 3.96 /
+// 4.42 / 5.58, backward f16 5.38 / 5.74 / 6.95; float32 out at 64 columns,
+// forward 7.39 / 7.00 / 7.49, backward 10.06 / 9.63 / 10.14, and 128 x 128
+// against the former 64 x 128 (forward) and 32 x 128 (backward), two runs, one
+// and two threads: forward 6.8-7.1 vs 6.6-7.6 and 3.3 vs 3.5-3.7, backward
+// 9.5-10.1 vs 11.9-12.1 and 5.2 vs 6.5-6.6. In cache the float32 blocks lost a
+// little at 256^2 (0.21 -> 0.22 ns an element forward, 0.25 -> 0.28 backward)
+// and gained at 1024^2 (0.35 -> 0.23, 0.53 -> 0.31). 64 KiB of scratch sits in
+// L2 on the thread's stack, less than the former blocks' float and out scratch
+// together (96 KiB for a double out).
+constexpr int64_t kSharedTileBytes = int64_t{64} << 10;
+template <class Out>
+constexpr int64_t kSharedTileRows = sizeof(typename Out::Storage) == 2 ? 256 : 128;
+template <class Out>
+constexpr int64_t kSharedTileCols =
+    kSharedTileBytes / (kSharedTileRows<Out> * static_cast<int64_t>(sizeof(typename Out::Storage)));
 
 // One input of a plane: element (i, j) is at start + (i * stride0 + j * stride1)
 // elements of `bytes` bytes each (strides may be zero).
@@ -70,25 +89,44 @@ struct SharedTileInput {
   }
 };
 
-// What the vector block holds for an Out: float32 values that out's store
-// narrows (f16, bf16), or, for a 32-bit out, out's own bits (float32, or an
-// int32's bits: the transpose's permutes and the loads and stores move bits
-// unchanged, so no conversion is involved).
-template <class Out>
-constexpr bool kBlockHoldsOutBits = sizeof(typename Out::Storage) == sizeof(float);
+// Where each input's block row starts, and the prefetch of the same row of the
+// next block, `cols_ahead` columns on. The
+// hardware prefetchers do not follow hundreds of row streams (backward f32
+// bench 36 -> 29 ms, f16 44-58 -> 31 ms at 64 x 64 blocks). Past a row's end it
+// is harmless.
+template <int kInputs>
+HWY_INLINE void RowStartsAndPrefetch(const SharedTileInput (&inputs)[kInputs], int64_t i, int64_t j0,
+                                     int64_t cols_ahead, const char* (&row_starts)[kInputs]) {
+  for (int k = 0; k < kInputs; ++k) {
+    row_starts[k] = inputs[k].At(i, j0);
+    const int64_t row_bytes = cols_ahead * inputs[k].bytes;
+    for (int64_t byte = 0; byte < row_bytes; byte += 64) hwy::Prefetch(row_starts[k] + row_bytes + byte);
+  }
+}
 
-// One block of a plane, when every input is contiguous along dim 1 and out
-// along dim 0: block rows are computed by the operator with full vectors into
-// float32 scratch, the scratch is transposed in registers by squares of
-// lanes x lanes (simd/transpose-inl.h: permutes, no gathers), and each
-// transposed vector is stored with out's conversion. Rows past the last whole
-// square go element by element. `block` has kSharedTileRows<kInputs> x
-// kSharedTileCols floats, vector-aligned. With `stream`, 32-bit out columns that are
-// vector-aligned get non-temporal stores (huge planes only: they skip reading
-// each out line before overwriting it).
+// Stores one out vector: non-temporally on huge planes (`stream`: no read of
+// out's line before it is overwritten) where the address is vector-aligned.
+template <class D>
+HWY_INLINE void StoreOutVector(D d, hn::Vec<D> v, hn::TFromD<D>* target, bool stream) {
+  if (stream && reinterpret_cast<uintptr_t>(target) % (hn::Lanes(d) * sizeof(hn::TFromD<D>)) == 0) {
+    hn::Stream(v, d, target);
+  } else {
+    hn::StoreU(v, d, target);
+  }
+}
+
+// One block of a plane with a 32-bit out, when every input is contiguous along
+// dim 1 and out along dim 0: block rows are computed by the operator with full
+// vectors into the scratch (out's own bits: float32, or an int32's bits, which
+// the permutes, loads and stores move unchanged), the scratch is transposed in
+// registers by squares of lanes x lanes (simd/transpose-inl.h: permutes, no
+// gathers), and each transposed vector is stored to its out line. Rows past the
+// last whole square go element by element. `block` has kSharedTileRows<Out> x
+// kSharedTileCols<Out> floats, vector-aligned.
 //
 // compute_row(rows, b_row, cols): rows[k] is input k's first element of the
-// block row; writes b_row[0, cols) (vector-aligned) as kBlockHoldsOutBits says.
+// block row; writes b_row[0, cols) (vector-aligned) as float32 results, or
+// for an int32 out, their bits.
 //
 // Against the former column gathers (GatherIndex), kernel alone, one core, AMD
 // EPYC Zen 5 (no GDS mitigation; gathers are cheap there), time per plane over
@@ -102,113 +140,197 @@ constexpr bool kBlockHoldsOutBits = sizeof(typename Out::Storage) == sizeof(floa
 // line then written in pieces, four lines at a time: f32 1024^2 1.0-1.4x over
 // three runs) and the first two done while computing four rows at once (eight
 // input streams in one set: SSE4 f16 4096^2 1.6-2.2x). Tried and not kept either
-// (forward op, one core, Zen 5 VM, ms per call, old and new alternated): all of
-// a square's steps in registers (a load and a store a row, not one per pair of
-// steps) made 1024^2 f32 0.40 -> 0.31 but 4096^2 f32 7.5-8.2 -> 8.2-11.1, the
-// time going to the waits on out's non-temporal stores; non-temporal stores for
-// a 16-bit out (two narrowed squares joined into whole vectors) left f16 4096^2
-// as it was (6.97 vs 6.93). Where the time goes, f16 forward: 0.18 ns an element
-// in cache (256^2), 0.39 at 4096^2, of which skipping out's stores saves 0.15.
+// (forward op, one core, Zen 5 VM, ms per call, old and new alternated, 64-row
+// blocks): all of a square's steps in registers (a load and a store a row, not
+// one per pair of steps) made 1024^2 f32 0.40 -> 0.31 but 4096^2 f32 7.5-8.2 ->
+// 8.2-11.1, the time going to the waits on out's non-temporal stores.
 //
 // Not inlined into the plane walk: called once a block, it costs nothing at
 // run time, and inlined it made the backward op's grad_f32.cc compile with 11 %
 // more compiler memory (5.5 % this way) and several seconds more.
 template <class Out, int kInputs, class ComputeRow>
-HWY_NOINLINE void SharedTileBlockVector(const SharedTileInput (&inputs)[kInputs], int64_t i0, int64_t j0,
-                           typename Out::Storage* o, int64_t out_stride1, int64_t rows, int64_t cols, float* block,
-                           bool stream, ComputeRow& compute_row) {
+HWY_NOINLINE void SharedTileBlockOfWords(const SharedTileInput (&inputs)[kInputs], int64_t i0, int64_t j0,
+                                         typename Out::Storage* o, int64_t out_stride1, int64_t rows, int64_t cols,
+                                         float* block, bool stream, ComputeRow& compute_row) {
+  static_assert(sizeof(typename Out::Storage) == sizeof(float), "out's bits in float lanes");
+  constexpr int64_t kPitch = kSharedTileCols<Out>;
   const hn::ScalableTag<float> df;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-  static_assert(kSharedTileCols % hn::MaxLanes(hn::ScalableTag<float>()) == 0, "whole vectors in a scratch row");
+  static_assert(kPitch % hn::MaxLanes(hn::ScalableTag<float>()) == 0, "whole vectors in a scratch row");
   const int64_t square_rows = rows - rows % lanes;
-  const int64_t square_cols = (cols + lanes - 1) / lanes * lanes;  // <= kSharedTileCols
+  const int64_t square_cols = (cols + lanes - 1) / lanes * lanes;  // <= kPitch
   for (int64_t i = 0; i < rows; ++i) {
     const char* row_starts[kInputs];
-    for (int k = 0; k < kInputs; ++k) {
-      row_starts[k] = inputs[k].At(i0 + i, j0);
-      // Prefetch the same row of the next block: the hardware prefetchers do
-      // not follow 2 x 32 row streams (backward f32 bench 36 -> 29
-      // ms, f16 44-58 -> 31 ms at 64 x 64 blocks). Past a row's end it is harmless.
-      const int64_t row_bytes = kSharedTileCols * inputs[k].bytes;
-      for (int64_t byte = 0; byte < row_bytes; byte += 64) hwy::Prefetch(row_starts[k] + row_bytes + byte);
-    }
-    float* b_row = block + i * kSharedTileCols;
+    RowStartsAndPrefetch(inputs, i0 + i, j0, kPitch, row_starts);
+    float* b_row = block + i * kPitch;
     compute_row(static_cast<const char* const*>(row_starts), b_row, cols);
     // The last square's columns past the block: transposed with the rest, never
     // stored; zeros so that no indeterminate value is read.
     for (int64_t j = cols; j < square_cols; ++j) b_row[j] = 0.0f;
   }
-  TransposeBlock(df, block, kSharedTileCols, square_rows, square_cols,
-                 [&](hn::Vec<decltype(df)> v, int64_t j, int64_t i) {
-                   if (j >= cols) return;
-                   auto* target = o + j * out_stride1 + i;
-                   if constexpr (kBlockHoldsOutBits<Out>) {
-                     float* bits = reinterpret_cast<float*>(target);
-                     if (stream && reinterpret_cast<uintptr_t>(bits) % (lanes * sizeof(float)) == 0) {
-                       hn::Stream(v, df, bits);
-                     } else {
-                       hn::StoreU(v, df, bits);
-                     }
-                   } else {
-                     VectorIo<Out>::Store(df, v, target);
-                   }
-                 });
+  TransposeBlock(df, block, kPitch, square_rows, square_cols, [&](hn::Vec<decltype(df)> v, int64_t j, int64_t i) {
+    if (j < cols) StoreOutVector(df, v, reinterpret_cast<float*>(o + j * out_stride1 + i), stream);
+  });
   for (int64_t j = 0; j < cols; ++j) {
     auto* o_row = o + j * out_stride1;
     for (int64_t i = square_rows; i < rows; ++i) {
       // Strided reads of the scratch: kept scalar, no gather (simd/keep_scalar.h).
-      const float value = KeepScalar(block[i * kSharedTileCols + j]);
-      if constexpr (kBlockHoldsOutBits<Out>) {
-        std::memcpy(o_row + i, &value, sizeof(value));
-      } else {
-        o_row[i] = Out::Store(value);
-      }
+      const float value = KeepScalar(block[i * kPitch + j]);
+      std::memcpy(o_row + i, &value, sizeof(value));
     }
   }
 }
 
+#if HWY_TARGET != HWY_SCALAR
+// One block of a plane with a 16-bit out (f16, bf16): the same walk on out's
+// 16-bit values, two rows to a 32-bit word. Rows are computed two at a time
+// into float32, rounded to out's type, and the two rows' values interleaved
+// (InterleaveLower/Upper: in-block unpacks on every target), so that word p of
+// pair-row k holds rows 2k (low half) and 2k + 1 (high half) of one column;
+// the words are transposed as 32-bit lanes, which leaves each vector holding
+// 2 x lanes consecutive rows of one column, in order: an out line's values,
+// stored as they are. Against transposing float32 values and narrowing on the
+// way out, half the scratch and half the permutes an element, and out's stores
+// are whole vectors, which non-temporal stores need. The interleave takes each
+// 128-bit block's halves, so the words of a chunk of 2 x lanes columns are in
+// a target-dependent order, read off an iota once a block (`column_of`). Not
+// for the one-lane scalar target, whose 16-bit outs take the element walk.
+//
+// f16 4096^2, Zen 5 VM, ms per call, against the former walk (float32 blocks of
+// 64 rows forward, 32 backward, narrowed on the way out), a noisy hour: forward
+// one thread 3.9-5.2 vs 6.4-7.4 (256-row float32 blocks with whole-vector
+// non-temporal stores made 5.1-5.5), two threads 1.8 vs 3.1; backward one
+// thread 5.4-6.8 vs 12.7, two threads 2.7 vs 5.1. In cache, forward 1024^2
+// 0.18 vs 0.19 ns an element, backward 0.19 vs 0.29.
+template <class Out, int kInputs, class ComputeRow>
+HWY_NOINLINE void SharedTileBlockOfHalves(const SharedTileInput (&inputs)[kInputs], int64_t i0, int64_t j0,
+                                          uint16_t* o, int64_t out_stride1, int64_t rows, int64_t cols,
+                                          uint32_t* pairs, bool stream, ComputeRow& compute_row) {
+  static_assert(sizeof(typename Out::Storage) == sizeof(uint16_t), "a 16-bit out");
+  constexpr int64_t kPitch = kSharedTileCols<Out>;  // words a pair-row: one per column
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du32;
+  const hn::Repartition<uint16_t, decltype(df)> du16;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  const int64_t chunk = 2 * lanes;  // columns a pair of interleaves covers
+  static_assert(kPitch % (2 * hn::MaxLanes(hn::ScalableTag<float>())) == 0, "whole chunks in a pair-row");
+  // Word q of a chunk holds column column_of[q] of the chunk; the reverse for
+  // the rows no square covers.
+  HWY_ALIGN uint32_t column_of[2 * hn::MaxLanes(hn::ScalableTag<float>())];
+  uint32_t word_of[2 * hn::MaxLanes(hn::ScalableTag<float>())];
+  {
+    const auto iota = hn::Iota(du16, 0);
+    hn::Store(hn::BitCast(du32, hn::InterleaveLower(du16, iota, iota)), du32, column_of);
+    hn::Store(hn::BitCast(du32, hn::InterleaveUpper(du16, iota, iota)), du32, column_of + lanes);
+    for (int64_t q = 0; q < chunk; ++q) {
+      column_of[q] &= 0xFFFF;
+      word_of[KeepScalar(column_of[q])] = static_cast<uint32_t>(q);  // no scatter (simd/keep_scalar.h)
+    }
+  }
+  const int64_t pair_rows = (rows + 1) / 2;
+  const int64_t square_pair_rows = rows / chunk * lanes;  // squares of whole row pairs only
+  const int64_t square_cols = (cols + chunk - 1) / chunk * chunk;  // <= kPitch
+  HWY_ALIGN float values[2][kPitch];
+  for (int64_t k = 0; k < pair_rows; ++k) {
+    for (int64_t half = 0; half < 2; ++half) {
+      const int64_t i = 2 * k + half;
+      int64_t computed = 0;
+      if (i < rows) {
+        const char* row_starts[kInputs];
+        RowStartsAndPrefetch(inputs, i0 + i, j0, kPitch, row_starts);
+        compute_row(static_cast<const char* const*>(row_starts), values[half], cols);
+        computed = cols;
+      }
+      // Columns past the block (and a missing last row): zeros, so that no
+      // indeterminate value is read; never stored.
+      for (int64_t j = computed; j < square_cols; ++j) values[half][j] = 0.0f;
+    }
+    uint32_t* pair_row = pairs + k * kPitch;
+    for (int64_t c = 0; c < square_cols; c += chunk) {
+      const auto even = hn::Combine(du16, VectorIo<Out>::Narrow(df, hn::Load(df, values[0] + c + lanes)),
+                                    VectorIo<Out>::Narrow(df, hn::Load(df, values[0] + c)));
+      const auto odd = hn::Combine(du16, VectorIo<Out>::Narrow(df, hn::Load(df, values[1] + c + lanes)),
+                                   VectorIo<Out>::Narrow(df, hn::Load(df, values[1] + c)));
+      hn::Store(hn::BitCast(du32, hn::InterleaveLower(du16, even, odd)), du32, pair_row + c);
+      hn::Store(hn::BitCast(du32, hn::InterleaveUpper(du16, even, odd)), du32, pair_row + c + lanes);
+    }
+  }
+  TransposeBlock(df, reinterpret_cast<float*>(pairs), kPitch, square_pair_rows, square_cols,
+                 [&](hn::Vec<decltype(df)> v, int64_t p, int64_t k) {
+                   const int64_t j = (p & ~(chunk - 1)) + column_of[p & (chunk - 1)];
+                   if (j < cols) StoreOutVector(du16, hn::BitCast(du16, v), o + j * out_stride1 + 2 * k, stream);
+                 });
+  for (int64_t j = 0; j < cols; ++j) {
+    uint16_t* o_row = o + j * out_stride1;
+    const uint32_t* words = pairs + (j & ~(chunk - 1)) + word_of[j & (chunk - 1)];
+    for (int64_t i = 2 * square_pair_rows; i < rows; ++i) {
+      const uint32_t word = KeepScalar(words[(i / 2) * kPitch]);  // no gather
+      o_row[i] = static_cast<uint16_t>(i % 2 == 0 ? word & 0xFFFF : word >> 16);
+    }
+  }
+}
+#endif
+
 // A size0 x size1 plane (transposed views; called once per plane by the
 // executor's tile path): out element (i, j) at o + i * out_stride0 + j *
-// out_stride1. Blocks of kSharedTileRows x kSharedTileCols, dim 0 blocks
-// outside, so each input is read as kSharedTileRows sequential streams (its
+// out_stride1. Blocks of kSharedTileRows<Out> x kSharedTileCols<Out>, dim 0 blocks
+// outside, so each input is read as kSharedTileRows<Out> sequential streams (its
 // rows). Planes whose inputs are contiguous along dim 1 and out along dim 0 go
-// through SharedTileBlockVector with `compute_row`; others (strided or
-// broadcast inputs, strided out, a double out, which has no full-width float
-// vector store) run each block row with run_row(starts, dst, cols): starts[k]
-// is input k's first element of the row (stepping by its stride1), dst a
-// contiguous scratch row of Out, then copy the block out element by element.
+// through SharedTileBlockOfWords or SharedTileBlockOfHalves with
+// `compute_row`; others (strided or broadcast inputs, strided out, a double out,
+// which has no full-width float vector store) run each block row with
+// run_row(starts, dst, cols): starts[k] is input k's first element of the row
+// (stepping by its stride1), dst a contiguous scratch row of Out, then copy the
+// block out element by element.
 template <class Out, int kInputs, class ComputeRow, class RunRow>
 void RunSharedTransposedPlane(const SharedTileInput (&inputs)[kInputs], typename Out::Storage* o,
                               int64_t out_stride0, int64_t out_stride1, int64_t size0, int64_t size1,
                               ComputeRow&& compute_row, RunRow&& run_row) {
-  bool vector_block = out_stride0 == 1 && !std::is_same_v<Out, element::F64>;
+  using T = typename Out::Storage;
+  constexpr bool kHalves = sizeof(T) == sizeof(uint16_t) && HWY_TARGET != HWY_SCALAR;
+  constexpr bool kWords = sizeof(T) == sizeof(float);
+  bool vector_block = out_stride0 == 1 && (kHalves || kWords);
   for (int k = 0; k < kInputs; ++k) vector_block = vector_block && inputs[k].stride1 == 1;
   // Non-temporal stores from 16 MiB of out per plane: with the inputs, at least
   // 32-48 MiB in all, the contiguous path's threshold (elementwise_plan.cc),
   // far beyond L2 and most of the L3 share. Backward f32 bench 41 -> 31-37 ms.
-  const bool stream = size0 * size1 * int64_t{sizeof(typename Out::Storage)} >= (int64_t{16} << 20);
-  constexpr int64_t kRows = kSharedTileRows<kInputs>;
-  HWY_ALIGN float float_block[kRows * kSharedTileCols];
-  HWY_ALIGN typename Out::Storage block[kRows * kSharedTileCols];
+  const bool stream = size0 * size1 * int64_t{sizeof(T)} >= (int64_t{16} << 20);
+  constexpr int64_t kRows = kSharedTileRows<Out>;
+  constexpr int64_t kCols = kSharedTileCols<Out>;
+  // One scratch, read as the vector walk's words or as the element walk's rows.
+  union Scratch {
+    float words[kSharedTileBytes / sizeof(float)];
+    uint32_t pairs[kSharedTileBytes / sizeof(uint32_t)];
+    T elements[kRows * kCols];
+  };
+  HWY_ALIGN Scratch scratch;
   for (int64_t i0 = 0; i0 < size0; i0 += kRows) {
     const int64_t rows = size0 - i0 < kRows ? size0 - i0 : kRows;
-    for (int64_t j0 = 0; j0 < size1; j0 += kSharedTileCols) {
-      const int64_t cols = size1 - j0 < kSharedTileCols ? size1 - j0 : kSharedTileCols;
-      if constexpr (!std::is_same_v<Out, element::F64>) {
-        if (vector_block) {
-          SharedTileBlockVector<Out>(inputs, i0, j0, o + i0 + j0 * out_stride1, out_stride1, rows, cols,
-                                     float_block, stream, compute_row);
+    for (int64_t j0 = 0; j0 < size1; j0 += kCols) {
+      const int64_t cols = size1 - j0 < kCols ? size1 - j0 : kCols;
+      if (vector_block) {
+        T* block_out = o + i0 + j0 * out_stride1;
+        if constexpr (kWords) {
+          SharedTileBlockOfWords<Out>(inputs, i0, j0, block_out, out_stride1, rows, cols, scratch.words, stream,
+                                      compute_row);
           continue;
         }
+#if HWY_TARGET != HWY_SCALAR
+        if constexpr (kHalves) {
+          SharedTileBlockOfHalves<Out>(inputs, i0, j0, reinterpret_cast<uint16_t*>(block_out), out_stride1, rows,
+                                       cols, scratch.pairs, stream, compute_row);
+          continue;
+        }
+#endif
       }
       for (int64_t i = 0; i < rows; ++i) {
         const char* starts[kInputs];
         for (int k = 0; k < kInputs; ++k) starts[k] = inputs[k].At(i0 + i, j0);
-        run_row(static_cast<const char* const*>(starts), block + i * cols, cols);
+        run_row(static_cast<const char* const*>(starts), scratch.elements + i * cols, cols);
       }
       for (int64_t j = 0; j < cols; ++j) {
         auto* row = o + i0 * out_stride0 + (j0 + j) * out_stride1;
-        for (int64_t i = 0; i < rows; ++i) row[i * out_stride0] = KeepScalar(block[i * cols + j]);  // no scatter
+        for (int64_t i = 0; i < rows; ++i) row[i * out_stride0] = KeepScalar(scratch.elements[i * cols + j]);  // no scatter
       }
     }
   }
