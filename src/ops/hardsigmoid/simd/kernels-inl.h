@@ -34,9 +34,16 @@ namespace hn = hwy::HWY_NAMESPACE;
 namespace shared = aclcpu::HWY_NAMESPACE;  // ops/shared/simd/element_io-inl.h
 
 // The definition on float32 lanes (scalar_kernel.h), for results to be stored
-// as Type. Max and Min of a NaN lane differ between targets (x86 returns the
-// second operand), while PyTorch's std::max / std::min keep the NaN: a NaN
-// self + 3 is put back explicitly.
+// as Type. PyTorch's std::max / std::min keep a NaN; Max and Min of a NaN lane
+// differ between targets. On x86, MAXPS and MINPS return their second operand
+// whenever either is NaN (an architectural rule, Intel's and AMD's manuals),
+// and Highway passes its operands in order, so max(0, x) and min(6, that) with
+// the NaN second carry it through: no compare and select. Elsewhere (Arm's
+// FMAXNM/FMINNM, which Highway uses, return the number; the emulated targets
+// are not specified) a NaN self + 3 is put back explicitly. Either way the NaN
+// is self + 3 itself, as the scalar definition's, and the kernel tests compare
+// every target's bits with it for every f16 and bf16 pattern and float32's
+// special values.
 //
 // The division by 6: for float32 (and the INT32 path, which does not come
 // here) it is IEEE's division on every target, correctly rounded like the
@@ -54,8 +61,12 @@ namespace shared = aclcpu::HWY_NAMESPACE;  // ops/shared/simd/element_io-inl.h
 template <class Type, class DF>
 HWY_INLINE hn::Vec<DF> HardsigmoidVector(DF df, hn::Vec<DF> self) {
   const auto shifted = hn::Add(self, hn::Set(df, kShift));
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+  const auto numerator = hn::Min(hn::Set(df, kRange), hn::Max(hn::Zero(df), shifted));
+#else
   const auto clamped = hn::Min(hn::Max(shifted, hn::Zero(df)), hn::Set(df, kRange));
   const auto numerator = hn::IfThenElse(hn::IsNaN(shifted), shifted, clamped);
+#endif
   if constexpr (sizeof(typename Type::Storage) == 2) {
     return hn::Mul(numerator, hn::Set(df, kOneSixthFor16BitResults));
   } else {
