@@ -182,6 +182,75 @@ HWY_NOINLINE void SharedTileBlockOfWords(const SharedTileInput (&inputs)[kInputs
 }
 
 #if HWY_TARGET != HWY_SCALAR
+// The column map of SharedTileBlockOfHalves below: word q of a chunk of
+// 2 x lanes columns holds column column_of[q] of the chunk, and word_of is the
+// reverse.
+struct HalvesColumnMap {
+  HWY_ALIGN uint32_t column_of[2 * hn::MaxLanes(hn::ScalableTag<float>())];
+  uint32_t word_of[2 * hn::MaxLanes(hn::ScalableTag<float>())];
+};
+
+HWY_INLINE void MakeHalvesColumnMap(HalvesColumnMap& map) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du32;
+  const hn::Repartition<uint16_t, decltype(df)> du16;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  const auto iota = hn::Iota(du16, 0);
+  hn::Store(hn::BitCast(du32, hn::InterleaveLower(du16, iota, iota)), du32, map.column_of);
+  hn::Store(hn::BitCast(du32, hn::InterleaveUpper(du16, iota, iota)), du32, map.column_of + lanes);
+  for (int64_t q = 0; q < 2 * lanes; ++q) {
+    map.column_of[q] &= 0xFFFF;
+    map.word_of[KeepScalar(map.column_of[q])] = static_cast<uint32_t>(q);  // no scatter (simd/keep_scalar.h)
+  }
+}
+
+// Two block rows of float32 results (`even`, `odd`: rows 2k and 2k + 1, over
+// `square_cols` columns, a multiple of 2 x lanes) rounded to Out and
+// interleaved into pair-row k's words (SharedTileBlockOfHalves below).
+template <class Out>
+HWY_NOINLINE void NarrowAndInterleaveRows(const float* even, const float* odd, uint32_t* pair_row,
+                                          int64_t square_cols) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du32;
+  const hn::Repartition<uint16_t, decltype(df)> du16;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  for (int64_t c = 0; c < square_cols; c += 2 * lanes) {
+    const auto low = hn::Combine(du16, VectorIo<Out>::Narrow(df, hn::Load(df, even + c + lanes)),
+                                 VectorIo<Out>::Narrow(df, hn::Load(df, even + c)));
+    const auto high = hn::Combine(du16, VectorIo<Out>::Narrow(df, hn::Load(df, odd + c + lanes)),
+                                  VectorIo<Out>::Narrow(df, hn::Load(df, odd + c)));
+    hn::Store(hn::BitCast(du32, hn::InterleaveLower(du16, low, high)), du32, pair_row + c);
+    hn::Store(hn::BitCast(du32, hn::InterleaveUpper(du16, low, high)), du32, pair_row + c + lanes);
+  }
+}
+
+// The pair-rows' words transposed and stored to out (`pitch` words a
+// pair-row), the rows no square covers element by element. Independent of Out
+// and of the operator: one instance a target.
+HWY_NOINLINE inline void TransposeAndStoreHalves(uint32_t* pairs, int64_t pitch, const HalvesColumnMap& map,
+                                                 uint16_t* o, int64_t out_stride1, int64_t rows, int64_t cols,
+                                                 bool stream) {
+  const hn::ScalableTag<float> df;
+  const hn::Repartition<uint16_t, decltype(df)> du16;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  const int64_t chunk = 2 * lanes;
+  const int64_t square_pair_rows = rows / chunk * lanes;  // squares of whole row pairs only
+  const int64_t square_cols = (cols + chunk - 1) / chunk * chunk;
+  TransposeBlock(df, reinterpret_cast<float*>(pairs), pitch, square_pair_rows, square_cols,
+                 [&](hn::Vec<decltype(df)> v, int64_t p, int64_t k) {
+                   const int64_t j = (p & ~(chunk - 1)) + map.column_of[p & (chunk - 1)];
+                   if (j < cols) StoreOutVector(du16, hn::BitCast(du16, v), o + j * out_stride1 + 2 * k, stream);
+                 });
+  for (int64_t j = 0; j < cols; ++j) {
+    uint16_t* o_row = o + j * out_stride1;
+    const uint32_t* words = pairs + (j & ~(chunk - 1)) + map.word_of[j & (chunk - 1)];
+    for (int64_t i = 2 * square_pair_rows; i < rows; ++i) {
+      const uint32_t word = KeepScalar(words[(i / 2) * pitch]);  // no gather
+      o_row[i] = static_cast<uint16_t>(i % 2 == 0 ? word & 0xFFFF : word >> 16);
+    }
+  }
+}
+
 // One block of a plane with a 16-bit out (f16, bf16): the same walk on out's
 // 16-bit values, two rows to a 32-bit word. Rows are computed two at a time
 // into float32, rounded to out's type, and the two rows' values interleaved
@@ -193,7 +262,7 @@ HWY_NOINLINE void SharedTileBlockOfWords(const SharedTileInput (&inputs)[kInputs
 // way out, half the scratch and half the permutes an element, and out's stores
 // are whole vectors, which non-temporal stores need. The interleave takes each
 // 128-bit block's halves, so the words of a chunk of 2 x lanes columns are in
-// a target-dependent order, read off an iota once a block (`column_of`). Not
+// a target-dependent order, read off an iota once a plane (HalvesColumnMap). Not
 // for the one-lane scalar target, whose 16-bit outs take the element walk.
 //
 // f16 4096^2, Zen 5 VM, ms per call, against the former walk (float32 blocks of
@@ -201,73 +270,38 @@ HWY_NOINLINE void SharedTileBlockOfWords(const SharedTileInput (&inputs)[kInputs
 // one thread 3.9-5.2 vs 6.4-7.4 (256-row float32 blocks with whole-vector
 // non-temporal stores made 5.1-5.5), two threads 1.8 vs 3.1; backward one
 // thread 5.4-6.8 vs 12.7, two threads 2.7 vs 5.1. In cache, forward 1024^2
-// 0.18 vs 0.19 ns an element, backward 0.19 vs 0.29.
+// 0.18 vs 0.19 ns an element, backward 0.19 vs 0.29. Only the operator's row
+// loop is instantiated per operator row; the narrowing, the transpose and the
+// stores once per Out or target (NarrowAndInterleaveRows,
+// TransposeAndStoreHalves), which keeps the kernels' compile time in check.
 template <class Out, int kInputs, class ComputeRow>
 HWY_NOINLINE void SharedTileBlockOfHalves(const SharedTileInput (&inputs)[kInputs], int64_t i0, int64_t j0,
                                           uint16_t* o, int64_t out_stride1, int64_t rows, int64_t cols,
-                                          uint32_t* pairs, bool stream, ComputeRow& compute_row) {
+                                          uint32_t* pairs, const HalvesColumnMap& map, bool stream,
+                                          ComputeRow& compute_row) {
   static_assert(sizeof(typename Out::Storage) == sizeof(uint16_t), "a 16-bit out");
   constexpr int64_t kPitch = kSharedTileCols<Out>;  // words a pair-row: one per column
-  const hn::ScalableTag<float> df;
-  const hn::RebindToUnsigned<decltype(df)> du32;
-  const hn::Repartition<uint16_t, decltype(df)> du16;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-  const int64_t chunk = 2 * lanes;  // columns a pair of interleaves covers
+  const int64_t chunk = 2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
   static_assert(kPitch % (2 * hn::MaxLanes(hn::ScalableTag<float>())) == 0, "whole chunks in a pair-row");
-  // Word q of a chunk holds column column_of[q] of the chunk; the reverse for
-  // the rows no square covers.
-  HWY_ALIGN uint32_t column_of[2 * hn::MaxLanes(hn::ScalableTag<float>())];
-  uint32_t word_of[2 * hn::MaxLanes(hn::ScalableTag<float>())];
-  {
-    const auto iota = hn::Iota(du16, 0);
-    hn::Store(hn::BitCast(du32, hn::InterleaveLower(du16, iota, iota)), du32, column_of);
-    hn::Store(hn::BitCast(du32, hn::InterleaveUpper(du16, iota, iota)), du32, column_of + lanes);
-    for (int64_t q = 0; q < chunk; ++q) {
-      column_of[q] &= 0xFFFF;
-      word_of[KeepScalar(column_of[q])] = static_cast<uint32_t>(q);  // no scatter (simd/keep_scalar.h)
-    }
-  }
-  const int64_t pair_rows = (rows + 1) / 2;
-  const int64_t square_pair_rows = rows / chunk * lanes;  // squares of whole row pairs only
   const int64_t square_cols = (cols + chunk - 1) / chunk * chunk;  // <= kPitch
   HWY_ALIGN float values[2][kPitch];
-  for (int64_t k = 0; k < pair_rows; ++k) {
-    for (int64_t half = 0; half < 2; ++half) {
-      const int64_t i = 2 * k + half;
-      int64_t computed = 0;
-      if (i < rows) {
-        const char* row_starts[kInputs];
-        RowStartsAndPrefetch(inputs, i0 + i, j0, kPitch, row_starts);
-        compute_row(static_cast<const char* const*>(row_starts), values[half], cols);
-        computed = cols;
-      }
-      // Columns past the block (and a missing last row): zeros, so that no
-      // indeterminate value is read; never stored.
-      for (int64_t j = computed; j < square_cols; ++j) values[half][j] = 0.0f;
+  // One call site of compute_row (rows in order, two at a time), so that the
+  // operator's arithmetic is inlined once.
+  for (int64_t i = 0; i < rows + rows % 2; ++i) {
+    float* row_values = values[i % 2];
+    int64_t computed = 0;
+    if (i < rows) {
+      const char* row_starts[kInputs];
+      RowStartsAndPrefetch(inputs, i0 + i, j0, kPitch, row_starts);
+      compute_row(static_cast<const char* const*>(row_starts), row_values, cols);
+      computed = cols;
     }
-    uint32_t* pair_row = pairs + k * kPitch;
-    for (int64_t c = 0; c < square_cols; c += chunk) {
-      const auto even = hn::Combine(du16, VectorIo<Out>::Narrow(df, hn::Load(df, values[0] + c + lanes)),
-                                    VectorIo<Out>::Narrow(df, hn::Load(df, values[0] + c)));
-      const auto odd = hn::Combine(du16, VectorIo<Out>::Narrow(df, hn::Load(df, values[1] + c + lanes)),
-                                   VectorIo<Out>::Narrow(df, hn::Load(df, values[1] + c)));
-      hn::Store(hn::BitCast(du32, hn::InterleaveLower(du16, even, odd)), du32, pair_row + c);
-      hn::Store(hn::BitCast(du32, hn::InterleaveUpper(du16, even, odd)), du32, pair_row + c + lanes);
-    }
+    // Columns past the block (and a missing last row): zeros, so that no
+    // indeterminate value is read; never stored.
+    for (int64_t j = computed; j < square_cols; ++j) row_values[j] = 0.0f;
+    if (i % 2 == 1) NarrowAndInterleaveRows<Out>(values[0], values[1], pairs + (i / 2) * kPitch, square_cols);
   }
-  TransposeBlock(df, reinterpret_cast<float*>(pairs), kPitch, square_pair_rows, square_cols,
-                 [&](hn::Vec<decltype(df)> v, int64_t p, int64_t k) {
-                   const int64_t j = (p & ~(chunk - 1)) + column_of[p & (chunk - 1)];
-                   if (j < cols) StoreOutVector(du16, hn::BitCast(du16, v), o + j * out_stride1 + 2 * k, stream);
-                 });
-  for (int64_t j = 0; j < cols; ++j) {
-    uint16_t* o_row = o + j * out_stride1;
-    const uint32_t* words = pairs + (j & ~(chunk - 1)) + word_of[j & (chunk - 1)];
-    for (int64_t i = 2 * square_pair_rows; i < rows; ++i) {
-      const uint32_t word = KeepScalar(words[(i / 2) * kPitch]);  // no gather
-      o_row[i] = static_cast<uint16_t>(i % 2 == 0 ? word & 0xFFFF : word >> 16);
-    }
-  }
+  TransposeAndStoreHalves(pairs, kPitch, map, o, out_stride1, rows, cols, stream);
 }
 #endif
 
@@ -304,6 +338,10 @@ void RunSharedTransposedPlane(const SharedTileInput (&inputs)[kInputs], typename
     T elements[kRows * kCols];
   };
   HWY_ALIGN Scratch scratch;
+#if HWY_TARGET != HWY_SCALAR
+  HalvesColumnMap halves_map;
+  if (kHalves && vector_block) MakeHalvesColumnMap(halves_map);
+#endif
   for (int64_t i0 = 0; i0 < size0; i0 += kRows) {
     const int64_t rows = size0 - i0 < kRows ? size0 - i0 : kRows;
     for (int64_t j0 = 0; j0 < size1; j0 += kCols) {
@@ -318,7 +356,7 @@ void RunSharedTransposedPlane(const SharedTileInput (&inputs)[kInputs], typename
 #if HWY_TARGET != HWY_SCALAR
         if constexpr (kHalves) {
           SharedTileBlockOfHalves<Out>(inputs, i0, j0, reinterpret_cast<uint16_t*>(block_out), out_stride1, rows,
-                                       cols, scratch.pairs, stream, compute_row);
+                                       cols, scratch.pairs, halves_map, stream, compute_row);
           continue;
         }
 #endif
