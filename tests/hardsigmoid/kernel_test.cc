@@ -161,13 +161,13 @@ void ExpectTileSameAsScalar(aclDataType dtype, int64_t target, const TileTestPla
   ASSERT_NE(scalar, nullptr);
   const size_t size = DtypeSize(dtype);
   const std::vector<uint8_t> self = KernelTestValues(dtype, p.in_extent, 41 + static_cast<uint32_t>(p.size0 * p.size1));
-  std::vector<uint8_t> tile_out(p.out_extent * size, 0xA5), scalar_out(tile_out);
   const uint8_t* s = self.data() + size * p.misalign;
-  const size_t o = size * p.misalign;
-  tile(s, p.in_pitch, p.in_step, tile_out.data() + o, p.out_step, p.out_pitch, p.size0, p.size1);
-  for (int64_t j = 0; j < p.size1; ++j) {
-    scalar(s + size * j * p.in_step, p.in_pitch, scalar_out.data() + o + size * j * p.out_pitch, p.out_step, p.size0);
-  }
+  const std::vector<uint8_t> tile_out = PlaneOut(p, size, [&](uint8_t* out) {
+    tile(s, p.in_pitch, p.in_step, out, p.out_step, p.out_pitch, p.size0, p.size1);
+  });
+  const std::vector<uint8_t> scalar_out = ScalarPlaneOut(p, size, [&](int64_t j, uint8_t* column) {
+    scalar(s + size * j * p.in_step, p.in_pitch, column, p.out_step, p.size0);
+  });
   ASSERT_EQ(tile_out, scalar_out) << p.size0 << " x " << p.size1 << " layout " << p.layout << " "
                                   << TargetName(target) << " " << DtypeName(dtype);
 }
@@ -241,16 +241,16 @@ TEST(HardsigmoidTileKernelAllTargets, LargePlaneWithStreamingStoresMatchesScalar
   const size_t size = DtypeSize(dtype);
   const TileTestPlane p = StreamingTileTestPlane(static_cast<int64_t>(size));
   const std::vector<uint8_t> self = KernelTestValues(dtype, p.in_extent, 51);
-  std::vector<uint8_t> expected(p.out_extent * size, 0xA5);
   const RunFn scalar = SelectScalarKernel(dtype);
-  for (int64_t j = 0; j < p.size1; ++j) {
-    scalar(self.data() + size * j, p.in_pitch, expected.data() + size * j * p.out_pitch, 1, p.size0);
-  }
+  const std::vector<uint8_t> expected = ScalarPlaneOut(p, size, [&](int64_t j, uint8_t* column) {
+    scalar(self.data() + size * j, p.in_pitch, column, 1, p.size0);
+  });
   for (int64_t target : AvailableTargets()) {
     const TileFn tile = SelectTileKernel(dtype, target);
     ASSERT_NE(tile, nullptr);
-    std::vector<uint8_t> actual(expected.size(), 0xA5);
-    tile(self.data(), p.in_pitch, 1, actual.data(), 1, p.out_pitch, p.size0, p.size1);
+    const std::vector<uint8_t> actual = PlaneOut(p, size, [&](uint8_t* out) {
+      tile(self.data(), p.in_pitch, 1, out, 1, p.out_pitch, p.size0, p.size1);
+    });
     // Not ASSERT_EQ: a failure would print both buffers, millions of bytes.
     ASSERT_TRUE(actual == expected) << p.size0 << " x " << p.size1 << " " << TargetName(target);
   }

@@ -1,6 +1,7 @@
 // aclcpu kernel tests: the planes the two-dimensional block kernels of the
 // elementwise operators (ops/shared/simd/transposed_tiles-inl.h) are tested on,
-// against each operator's scalar reference run column by column. Shared by the
+// against each operator's scalar reference run column by column, and how
+// both results are taken (PlaneOut, ScalarPlaneOut). Shared by the
 // backward op's (tests/unit/simd_kernel_test.cc) and the forward pair's
 // (tests/hardsigmoid/kernel_test.cc) tests.
 #ifndef ACLCPU_TESTS_SUPPORT_TILE_TEST_PLANES_H_
@@ -82,6 +83,27 @@ inline TileTestPlane StreamingTileTestPlane(int64_t element_bytes) {
   const int64_t size0 = 4099;
   const int64_t size1 = ((int64_t{16} << 20) / element_bytes + size0 - 1) / size0 + 3;
   return MakeTileTestPlane(size0, size1, 0);
+}
+
+// Out's buffer for plane `p` (out_extent elements of `out_bytes` bytes, 0xA5
+// wherever nothing is written) as `run(out)` leaves it, `out` pointing at out's
+// element (0, 0), past the plane's misalignment: how a block kernel's result is
+// taken, the same way for every operator.
+template <class Run>
+std::vector<uint8_t> PlaneOut(const TileTestPlane& p, size_t out_bytes, Run&& run) {
+  std::vector<uint8_t> out(p.out_extent * out_bytes, 0xA5);
+  run(out.data() + out_bytes * static_cast<size_t>(p.misalign));
+  return out;
+}
+
+// The same buffer filled by an operator's scalar reference run column by
+// column: `column(j, out_column)` writes column j's size0 elements from
+// out_column, p.out_step apart. What every block kernel is compared with.
+template <class Column>
+std::vector<uint8_t> ScalarPlaneOut(const TileTestPlane& p, size_t out_bytes, Column&& column) {
+  return PlaneOut(p, out_bytes, [&](uint8_t* out) {
+    for (int64_t j = 0; j < p.size1; ++j) column(j, out + out_bytes * static_cast<size_t>(j * p.out_pitch));
+  });
 }
 
 }  // namespace aclcpu

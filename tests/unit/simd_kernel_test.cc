@@ -123,17 +123,16 @@ void ExpectTileSameAsScalar(const PathCase& c, HardsigmoidBackwardRunFn scalar, 
   ASSERT_NE(tile, nullptr);
   const std::vector<uint8_t> grad = KernelTestValues(c.grad, p.in_extent, 21 + static_cast<uint32_t>(p.size0));
   const std::vector<uint8_t> self = KernelTestValues(c.self, p.in_extent, 22 + static_cast<uint32_t>(p.size1));
-  const size_t out_size = DtypeSize(c.out);
-  std::vector<uint8_t> tile_out(p.out_extent * out_size, 0xA5), scalar_out(p.out_extent * out_size, 0xA5);
   const uint8_t* g = grad.data() + DtypeSize(c.grad) * p.misalign;
   const uint8_t* s = self.data() + DtypeSize(c.self) * p.misalign;
-  const size_t o = out_size * p.misalign;
-  tile(g, p.in_pitch, p.in_step, s, p.in_pitch, p.in_step, tile_out.data() + o, p.out_step, p.out_pitch, p.size0,
-       p.size1);
-  for (int64_t j = 0; j < p.size1; ++j) {
+  const size_t out_size = DtypeSize(c.out);
+  const std::vector<uint8_t> tile_out = PlaneOut(p, out_size, [&](uint8_t* out) {
+    tile(g, p.in_pitch, p.in_step, s, p.in_pitch, p.in_step, out, p.out_step, p.out_pitch, p.size0, p.size1);
+  });
+  const std::vector<uint8_t> scalar_out = ScalarPlaneOut(p, out_size, [&](int64_t j, uint8_t* column) {
     scalar(g + DtypeSize(c.grad) * j * p.in_step, p.in_pitch, s + DtypeSize(c.self) * j * p.in_step, p.in_pitch,
-           scalar_out.data() + o + out_size * j * p.out_pitch, p.out_step, p.size0);
-  }
+           column, p.out_step, p.size0);
+  });
   ASSERT_EQ(tile_out, scalar_out) << p.size0 << " x " << p.size1 << " layout " << p.layout;
 }
 
@@ -245,16 +244,16 @@ TEST(SimdTileKernel, LargePlanesWithStreamingStoresMatchScalar) {
     const TileTestPlane p = StreamingTileTestPlane(static_cast<int64_t>(out_size));
     const std::vector<uint8_t> grad = KernelTestValues(c.grad, p.in_extent, 51);
     const std::vector<uint8_t> self = KernelTestValues(c.self, p.in_extent, 52);
-    std::vector<uint8_t> expected(p.out_extent * out_size, 0xA5);
-    for (int64_t j = 0; j < p.size1; ++j) {
+    const std::vector<uint8_t> expected = ScalarPlaneOut(p, out_size, [&](int64_t j, uint8_t* column) {
       scalar(grad.data() + DtypeSize(c.grad) * j, p.in_pitch, self.data() + DtypeSize(c.self) * j, p.in_pitch,
-             expected.data() + out_size * j * p.out_pitch, 1, p.size0);
-    }
+             column, 1, p.size0);
+    });
     for (int64_t target : AvailableTargets()) {
       const HardsigmoidBackwardTileFn tile = SelectTileKernel(c.grad, c.self, promoted, c.out, target);
       ASSERT_NE(tile, nullptr);
-      std::vector<uint8_t> actual(expected.size(), 0xA5);
-      tile(grad.data(), p.in_pitch, 1, self.data(), p.in_pitch, 1, actual.data(), 1, p.out_pitch, p.size0, p.size1);
+      const std::vector<uint8_t> actual = PlaneOut(p, out_size, [&](uint8_t* out) {
+        tile(grad.data(), p.in_pitch, 1, self.data(), p.in_pitch, 1, out, 1, p.out_pitch, p.size0, p.size1);
+      });
       // Not ASSERT_EQ: a failure would print both buffers, millions of bytes.
       ASSERT_TRUE(actual == expected) << p.size0 << " x " << p.size1 << " " << TargetName(target) << " "
                                       << DtypeName(c.grad) << " " << DtypeName(c.out);

@@ -225,17 +225,18 @@ HWY_NOINLINE void NarrowAndInterleaveRows(const float* even, const float* odd, u
 }
 
 // The pair-rows' words transposed and stored to out (`pitch` words a
-// pair-row), the rows no square covers element by element. Independent of Out
-// and of the operator: one instance a target.
+// pair-row; `square_cols`, the block's columns rounded up to whole chunks of
+// 2 x lanes, as NarrowAndInterleaveRows filled them), the rows no square
+// covers element by element. Independent of Out and of the operator: one
+// instance a target.
 HWY_NOINLINE inline void TransposeAndStoreHalves(uint32_t* pairs, int64_t pitch, const HalvesColumnMap& map,
                                                  uint16_t* o, int64_t out_stride1, int64_t rows, int64_t cols,
-                                                 bool stream) {
+                                                 int64_t square_cols, bool stream) {
   const hn::ScalableTag<float> df;
   const hn::Repartition<uint16_t, decltype(df)> du16;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   const int64_t chunk = 2 * lanes;
   const int64_t square_pair_rows = rows / chunk * lanes;  // squares of whole row pairs only
-  const int64_t square_cols = (cols + chunk - 1) / chunk * chunk;
   TransposeBlock(df, reinterpret_cast<float*>(pairs), pitch, square_pair_rows, square_cols,
                  [&](hn::Vec<decltype(df)> v, int64_t p, int64_t k) {
                    const int64_t j = (p & ~(chunk - 1)) + map.column_of[p & (chunk - 1)];
@@ -301,7 +302,7 @@ HWY_NOINLINE void SharedTileBlockOfHalves(const SharedTileInput (&inputs)[kInput
     for (int64_t j = computed; j < square_cols; ++j) row_values[j] = 0.0f;
     if (i % 2 == 1) NarrowAndInterleaveRows<Out>(values[0], values[1], pairs + (i / 2) * kPitch, square_cols);
   }
-  TransposeAndStoreHalves(pairs, kPitch, map, o, out_stride1, rows, cols, stream);
+  TransposeAndStoreHalves(pairs, kPitch, map, o, out_stride1, rows, cols, square_cols, stream);
 }
 #endif
 
