@@ -82,18 +82,25 @@ HWY_INLINE void StoreF32AsBf16(DF df, hn::Vec<DF> v, uint16_t* p) {
 #endif
 
 #if ACLCPU_SIMD_HAS_BF16_PAIRS
+// A full vector of bf16 bits as two float32 vectors (in a permuted order that
+// NarrowF32PairToBf16Bits undoes).
+template <class DU16>
+HWY_INLINE void Bf16PairToF32(DU16 du16, hn::Vec<DU16> bits, hn::Vec<hn::Repartition<float, DU16>>& lo,
+                              hn::Vec<hn::Repartition<float, DU16>>& hi) {
+  const hn::RepartitionToWide<DU16> du32;
+  const hn::Repartition<float, DU16> df;
+  const auto zero = hn::Zero(du16);
+  // The bf16 bits become the upper half of each 32-bit lane: the float value.
+  lo = hn::BitCast(df, hn::ZipLower(du32, zero, bits));
+  hi = hn::BitCast(df, hn::ZipUpper(du32, zero, bits));
+}
+
 // Loads Lanes(du16) bf16 values as two float32 vectors (in a permuted order
 // that StoreBf16PairFromF32 undoes).
 template <class DU16>
 HWY_INLINE void LoadBf16PairAsF32(DU16 du16, const uint16_t* p, hn::Vec<hn::Repartition<float, DU16>>& lo,
                                   hn::Vec<hn::Repartition<float, DU16>>& hi) {
-  const hn::RepartitionToWide<DU16> du32;
-  const hn::Repartition<float, DU16> df;
-  const auto bits = hn::LoadU(du16, p);
-  const auto zero = hn::Zero(du16);
-  // The bf16 bits become the upper half of each 32-bit lane: the float value.
-  lo = hn::BitCast(df, hn::ZipLower(du32, zero, bits));
-  hi = hn::BitCast(df, hn::ZipUpper(du32, zero, bits));
+  Bf16PairToF32(du16, hn::LoadU(du16, p), lo, hi);
 }
 
 // f32 -> bf16 bits in the upper half of each 32-bit lane, round to nearest even;

@@ -59,6 +59,33 @@ struct VectorIo<element::F16> {
   // The bits Store writes, as a vector of Lanes(df) uint16 lanes.
   template <class DF>
   static hn::Vec<hn::Rebind<uint16_t, DF>> Narrow(DF df, hn::Vec<DF> v) { return F32ToF16Bits(df, v); }
+#if HWY_TARGET != HWY_SCALAR
+  // A full vector of f16 bits, every lane mapped by `f` (float32 vectors to
+  // float32 vectors, lane by lane) and rounded back in its place.
+  template <class DU16, class F>
+  static hn::Vec<DU16> MapFullVector(DU16 du16, hn::Vec<DU16> bits, F&& f) {
+    const hn::Repartition<float, DU16> df;
+#if ACLCPU_SIMD_HAS_EXACT_F16
+    // F16C: each half vector converted in order (one extract, one insert).
+    const hn::Half<DU16> dh;
+    const hn::Rebind<hwy::float16_t, decltype(df)> df16;
+    const auto lower = f(hn::PromoteTo(df, hn::BitCast(df16, hn::LowerHalf(dh, bits))));
+    const auto upper = f(hn::PromoteTo(df, hn::BitCast(df16, hn::UpperHalf(dh, bits))));
+    return hn::Combine(du16, F32ToF16Bits(df, upper), F32ToF16Bits(df, lower));
+#else
+    // The integer conversions work in 32-bit lanes: the even lanes' values are
+    // the low halves of the words, the odd lanes' the high halves.
+    const hn::RebindToUnsigned<decltype(df)> du32;
+    const hn::RebindToSigned<decltype(df)> di32;
+    const auto words = hn::BitCast(du32, bits);
+    const auto even = f(F16BitsInLanesToF32(df, hn::BitCast(di32, hn::And(words, hn::Set(du32, 0xFFFF)))));
+    const auto odd = f(F16BitsInLanesToF32(df, hn::BitCast(di32, hn::ShiftRight<16>(words))));
+    const auto even_bits = hn::PromoteTo(du32, F32ToF16Bits(df, even));
+    const auto odd_bits = hn::PromoteTo(du32, F32ToF16Bits(df, odd));
+    return hn::BitCast(du16, hn::Or(even_bits, hn::ShiftLeft<16>(odd_bits)));
+#endif
+  }
+#endif
 };
 
 template <>
@@ -71,6 +98,29 @@ struct VectorIo<element::Bf16> {
   static void Store(DF df, hn::Vec<DF> v, uint16_t* p) { StoreF32AsBf16(df, v, p); }
   template <class DF>
   static hn::Vec<hn::Rebind<uint16_t, DF>> Narrow(DF df, hn::Vec<DF> v) { return F32ToBf16Bits(df, v); }
+#if HWY_TARGET != HWY_SCALAR
+  // As VectorIo<F16>::MapFullVector, for bf16 bits.
+  template <class DU16, class F>
+  static hn::Vec<DU16> MapFullVector(DU16 du16, hn::Vec<DU16> bits, F&& f) {
+#if ACLCPU_SIMD_HAS_BF16_PAIRS
+    hn::Vec<hn::Repartition<float, DU16>> lo, hi;
+    Bf16PairToF32(du16, bits, lo, hi);
+    return NarrowF32PairToBf16Bits(du16, f(lo), f(hi));
+#else
+    // In 32-bit lanes: a bf16 value is the top half of its float32, so the odd
+    // lanes' values are the words with the low half cleared, the even lanes'
+    // the words shifted up.
+    const hn::Repartition<float, DU16> df;
+    const hn::RebindToUnsigned<decltype(df)> du32;
+    const auto words = hn::BitCast(du32, bits);
+    const auto even = f(hn::BitCast(df, hn::ShiftLeft<16>(words)));
+    const auto odd = f(hn::BitCast(df, hn::And(words, hn::Set(du32, 0xFFFF0000u))));
+    const auto even_bits = hn::PromoteTo(du32, F32ToBf16Bits(df, even));
+    const auto odd_bits = hn::PromoteTo(du32, F32ToBf16Bits(df, odd));
+    return hn::BitCast(du16, hn::Or(even_bits, hn::ShiftLeft<16>(odd_bits)));
+#endif
+  }
+#endif
 };
 
 template <>

@@ -181,6 +181,20 @@ HWY_NOINLINE void SharedTileBlockOfWords(const SharedTileInput (&inputs)[kInputs
   }
 }
 
+// What TransposeAndStoreHalves does to out's 16-bit values on their way out:
+// nothing, where the block's words hold out's values already
+// (SharedTileBlockOfHalves). An operator whose 16-bit out is a function of one
+// input of the same type, lane by lane, passes its own map instead
+// (SharedTileBlockOfInputHalves): Vector(du16, bits) for a full vector of
+// values, Element(bits) for one.
+struct KeepHalves {
+  template <class DU16>
+  hn::Vec<DU16> Vector(DU16 /*du16*/, hn::Vec<DU16> bits) const {
+    return bits;
+  }
+  uint16_t Element(uint16_t bits) const { return bits; }
+};
+
 #if HWY_TARGET != HWY_SCALAR
 // The column map of SharedTileBlockOfHalves below: word q of a chunk of
 // 2 x lanes columns holds column column_of[q] of the chunk, and word_of is the
@@ -226,12 +240,13 @@ HWY_NOINLINE void NarrowAndInterleaveRows(const float* even, const float* odd, u
 
 // The pair-rows' words transposed and stored to out (`pitch` words a
 // pair-row; `square_cols`, the block's columns rounded up to whole chunks of
-// 2 x lanes, as NarrowAndInterleaveRows filled them), the rows no square
-// covers element by element. Independent of Out and of the operator: one
-// instance a target.
-HWY_NOINLINE inline void TransposeAndStoreHalves(uint32_t* pairs, int64_t pitch, const HalvesColumnMap& map,
-                                                 uint16_t* o, int64_t out_stride1, int64_t rows, int64_t cols,
-                                                 int64_t square_cols, bool stream) {
+// 2 x lanes, as the row pass filled them) through `halves_map`, the rows no
+// square covers element by element. Independent of Out and, with KeepHalves,
+// of the operator: one instance a target.
+template <class HalvesMap>
+HWY_NOINLINE void TransposeAndStoreHalves(uint32_t* pairs, int64_t pitch, const HalvesColumnMap& map, uint16_t* o,
+                                          int64_t out_stride1, int64_t rows, int64_t cols, int64_t square_cols,
+                                          bool stream, const HalvesMap& halves_map) {
   const hn::ScalableTag<float> df;
   const hn::Repartition<uint16_t, decltype(df)> du16;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
@@ -240,14 +255,17 @@ HWY_NOINLINE inline void TransposeAndStoreHalves(uint32_t* pairs, int64_t pitch,
   TransposeBlock(df, reinterpret_cast<float*>(pairs), pitch, square_pair_rows, square_cols,
                  [&](hn::Vec<decltype(df)> v, int64_t p, int64_t k) {
                    const int64_t j = (p & ~(chunk - 1)) + map.column_of[p & (chunk - 1)];
-                   if (j < cols) StoreOutVector(du16, hn::BitCast(du16, v), o + j * out_stride1 + 2 * k, stream);
+                   if (j < cols) {
+                     StoreOutVector(du16, halves_map.Vector(du16, hn::BitCast(du16, v)),
+                                    o + j * out_stride1 + 2 * k, stream);
+                   }
                  });
   for (int64_t j = 0; j < cols; ++j) {
     uint16_t* o_row = o + j * out_stride1;
     const uint32_t* words = pairs + (j & ~(chunk - 1)) + map.word_of[j & (chunk - 1)];
     for (int64_t i = 2 * square_pair_rows; i < rows; ++i) {
       const uint32_t word = KeepScalar(words[(i / 2) * pitch]);  // no gather
-      o_row[i] = static_cast<uint16_t>(i % 2 == 0 ? word & 0xFFFF : word >> 16);
+      o_row[i] = halves_map.Element(static_cast<uint16_t>(i % 2 == 0 ? word & 0xFFFF : word >> 16));
     }
   }
 }
@@ -302,7 +320,67 @@ HWY_NOINLINE void SharedTileBlockOfHalves(const SharedTileInput (&inputs)[kInput
     for (int64_t j = computed; j < square_cols; ++j) row_values[j] = 0.0f;
     if (i % 2 == 1) NarrowAndInterleaveRows<Out>(values[0], values[1], pairs + (i / 2) * kPitch, square_cols);
   }
-  TransposeAndStoreHalves(pairs, kPitch, map, o, out_stride1, rows, cols, square_cols, stream);
+  TransposeAndStoreHalves(pairs, kPitch, map, o, out_stride1, rows, cols, square_cols, stream, KeepHalves());
+}
+
+// One block of a plane whose 16-bit out is `halves_map` of one input of the
+// same 16-bit type, lane by lane (the forward op): the same walk as
+// SharedTileBlockOfHalves, but on the input's own bits, two rows interleaved
+// into words as they are loaded, and the operator's arithmetic applied to each
+// transposed vector on its way out (TransposeAndStoreHalves). Against
+// computing rows first: no float32 rows stored and read back, no narrowing
+// pass, and the same work (a widening, the arithmetic, a rounding) on the
+// out side. Forward f16 through the API, one core, AMD Zen 5 VM, ms per call,
+// old and new libraries alternated, five rounds: 1024^2 0.16 vs 0.25, 2048^2
+// 0.76-0.82 vs 0.88-0.89, 4096^2 4.51-4.69 vs 4.44-4.63 (the same: there the
+// block's memory traffic is the limit). Tried and not kept: the next block's
+// rows prefetched a few at a time while the columns are stored, not all in
+// the row pass (4096^2 slower, 8.4-8.9 vs 7.0-7.8 in a noisy round).
+template <class Out, class HalvesMap>
+HWY_NOINLINE void SharedTileBlockOfInputHalves(const SharedTileInput (&inputs)[1], int64_t i0, int64_t j0,
+                                               uint16_t* o, int64_t out_stride1, int64_t rows, int64_t cols,
+                                               uint32_t* pairs, const HalvesColumnMap& map, bool stream,
+                                               const HalvesMap& halves_map) {
+  static_assert(sizeof(typename Out::Storage) == sizeof(uint16_t), "a 16-bit out");
+  constexpr int64_t kPitch = kSharedTileCols<Out>;  // words a pair-row: one per column
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du32;
+  const hn::Repartition<uint16_t, decltype(df)> du16;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  const int64_t chunk = 2 * lanes;  // 16-bit lanes of a vector
+  static_assert(kPitch % (2 * hn::MaxLanes(hn::ScalableTag<float>())) == 0, "whole chunks in a pair-row");
+  const int64_t square_cols = (cols + chunk - 1) / chunk * chunk;  // <= kPitch
+  const int64_t whole_cols = cols - cols % chunk;
+  const auto interleave = [&](const uint16_t* even, const uint16_t* odd, uint32_t* words) {
+    const auto low = hn::LoadU(du16, even), high = hn::LoadU(du16, odd);
+    hn::Store(hn::BitCast(du32, hn::InterleaveLower(du16, low, high)), du32, words);
+    hn::Store(hn::BitCast(du32, hn::InterleaveUpper(du16, low, high)), du32, words + lanes);
+  };
+  for (int64_t k = 0; 2 * k < rows; ++k) {
+    const char* row_starts[1];
+    RowStartsAndPrefetch(inputs, i0 + 2 * k, j0, kPitch, row_starts);
+    const uint16_t* even = reinterpret_cast<const uint16_t*>(row_starts[0]);
+    // A last row without its pair: the words' high halves repeat it and are
+    // never stored (such rows are stored element by element).
+    const uint16_t* odd = even;
+    if (2 * k + 1 < rows) {
+      RowStartsAndPrefetch(inputs, i0 + 2 * k + 1, j0, kPitch, row_starts);
+      odd = reinterpret_cast<const uint16_t*>(row_starts[0]);
+    }
+    uint32_t* pair_row = pairs + k * kPitch;
+    for (int64_t c = 0; c < whole_cols; c += chunk) interleave(even + c, odd + c, pair_row + c);
+    if (whole_cols < cols) {
+      // The columns past the last whole vector, and zeros to fill it (never
+      // stored): the rows are not read past the block.
+      HWY_ALIGN uint16_t tail[2][2 * hn::MaxLanes(hn::ScalableTag<float>())];
+      for (int64_t c = 0; c < chunk; ++c) {
+        tail[0][c] = whole_cols + c < cols ? even[whole_cols + c] : 0;
+        tail[1][c] = whole_cols + c < cols ? odd[whole_cols + c] : 0;
+      }
+      interleave(tail[0], tail[1], pair_row + whole_cols);
+    }
+  }
+  TransposeAndStoreHalves(pairs, kPitch, map, o, out_stride1, rows, cols, square_cols, stream, halves_map);
 }
 #endif
 
@@ -316,11 +394,14 @@ HWY_NOINLINE void SharedTileBlockOfHalves(const SharedTileInput (&inputs)[kInput
 // which has no full-width float vector store) run each block row with
 // run_row(starts, dst, cols): starts[k] is input k's first element of the row
 // (stepping by its stride1), dst a contiguous scratch row of Out, then copy the
-// block out element by element.
-template <class Out, int kInputs, class ComputeRow, class RunRow>
+// block out element by element. An operator with one input of out's 16-bit
+// type may pass `halves_map` (see KeepHalves): its vector blocks then take
+// SharedTileBlockOfInputHalves, and compute_row is used by no 16-bit block.
+template <class Out, int kInputs, class ComputeRow, class RunRow, class HalvesMap = KeepHalves>
 void RunSharedTransposedPlane(const SharedTileInput (&inputs)[kInputs], typename Out::Storage* o,
                               int64_t out_stride0, int64_t out_stride1, int64_t size0, int64_t size1,
-                              ComputeRow&& compute_row, RunRow&& run_row) {
+                              ComputeRow&& compute_row, RunRow&& run_row, const HalvesMap& halves_map = {}) {
+  (void)halves_map;  // used by 16-bit vector blocks only
   using T = typename Out::Storage;
   constexpr bool kHalves = sizeof(T) == sizeof(uint16_t) && HWY_TARGET != HWY_SCALAR;
   constexpr bool kWords = sizeof(T) == sizeof(float);
@@ -340,8 +421,8 @@ void RunSharedTransposedPlane(const SharedTileInput (&inputs)[kInputs], typename
   };
   HWY_ALIGN Scratch scratch;
 #if HWY_TARGET != HWY_SCALAR
-  HalvesColumnMap halves_map;
-  if (kHalves && vector_block) MakeHalvesColumnMap(halves_map);
+  HalvesColumnMap column_map;
+  if (kHalves && vector_block) MakeHalvesColumnMap(column_map);
 #endif
   for (int64_t i0 = 0; i0 < size0; i0 += kRows) {
     const int64_t rows = size0 - i0 < kRows ? size0 - i0 : kRows;
@@ -355,9 +436,13 @@ void RunSharedTransposedPlane(const SharedTileInput (&inputs)[kInputs], typename
           continue;
         }
 #if HWY_TARGET != HWY_SCALAR
-        if constexpr (kHalves) {
+        if constexpr (kHalves && kInputs == 1 && !std::is_same_v<HalvesMap, KeepHalves>) {
+          SharedTileBlockOfInputHalves<Out>(inputs, i0, j0, reinterpret_cast<uint16_t*>(block_out), out_stride1,
+                                            rows, cols, scratch.pairs, column_map, stream, halves_map);
+          continue;
+        } else if constexpr (kHalves) {  // else: not instantiated where the map replaces it
           SharedTileBlockOfHalves<Out>(inputs, i0, j0, reinterpret_cast<uint16_t*>(block_out), out_stride1, rows,
-                                       cols, scratch.pairs, halves_map, stream, compute_row);
+                                       cols, scratch.pairs, column_map, stream, compute_row);
           continue;
         }
 #endif
