@@ -121,7 +121,13 @@ void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t
 // 1.0 / 1.23 / 1.20. Every operand f16 is the exception below AVX-512: there
 // the scratch path's contiguous kernel (SameHalfTypeRun: self never widened,
 // one narrowing a pair) beats widening both inputs here (AVX2 0.84 / 0.92 /
-// 1.23, SSE4 0.83-0.85 at every size), so that case keeps StridedRun.
+// 1.23, SSE4 0.83-0.85 at every size), so that case keeps StridedRun; and on
+// AVX-512 it takes this path only from kStep2InRegistersFrom elements on:
+// there too the scratch path wins while the inputs sit in cache (API, one
+// core, Zen 5 VM, the two alternated, scratch path over this one: 1K 1.4x,
+// 4K 1.3x, 16K-64K 0.97-1.05x; this one over scratch 256K 1.15-1.18x, 1M
+// 1.17-1.33x, 16M 1.4-1.6x). 128K elements of two f16 inputs read at step 2
+// span 1 MiB, about one core's L2 on the CPUs seen so far.
 // Full vectors only: ConcatEven on the half-width float vectors a double out
 // needs gave wrong results on SVE (sve_256 under qemu, Highway 1.0.3), so a
 // double out takes StridedRun. kNonTemporal: float32 out only, stored with
@@ -131,6 +137,10 @@ constexpr bool kStep2InRegisters =
     !std::is_same_v<Out, F64> &&
     (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL ||
      !(std::is_same_v<Grad, F16> && std::is_same_v<Self, F16> && std::is_same_v<Out, F16>));
+
+template <class Grad, class Self, class Out>
+constexpr int64_t kStep2InRegistersFrom =
+    std::is_same_v<Grad, F16> && std::is_same_v<Self, F16> && std::is_same_v<Out, F16> ? int64_t{1} << 17 : 0;
 
 template <class Grad, class Self, class Promoted, class Out, bool kNonTemporal = false>
 void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, typename Out::Storage* o,
@@ -172,7 +182,7 @@ void VectorRun(const void* grad, int64_t grad_stride, const void* self, int64_t 
     return;
   }
   if constexpr (kStep2InRegisters<Grad, Self, Out>) {
-    if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
+    if (grad_stride == 2 && self_stride == 2 && out_stride == 1 && count >= kStep2InRegistersFrom<Grad, Self, Out>) {
       Step2Run<Grad, Self, Promoted, Out>(static_cast<const typename Grad::Storage*>(grad),
                                           static_cast<const typename Self::Storage*>(self),
                                           static_cast<typename Out::Storage*>(out), count);
