@@ -133,14 +133,14 @@ void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t
 // double out takes StridedRun. kNonTemporal: float32 out only, stored with
 // non-temporal stores (see StreamingRun) from its first vector-aligned element on.
 template <class Grad, class Self, class Out>
-constexpr bool kStep2InRegisters =
-    !std::is_same_v<Out, F64> &&
-    (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL ||
-     !(std::is_same_v<Grad, F16> && std::is_same_v<Self, F16> && std::is_same_v<Out, F16>));
+constexpr bool kEveryOperandF16 = std::is_same_v<Grad, F16> && std::is_same_v<Self, F16> && std::is_same_v<Out, F16>;
 
 template <class Grad, class Self, class Out>
-constexpr int64_t kStep2InRegistersFrom =
-    std::is_same_v<Grad, F16> && std::is_same_v<Self, F16> && std::is_same_v<Out, F16> ? int64_t{1} << 17 : 0;
+constexpr bool kStep2InRegisters = !std::is_same_v<Out, F64> && (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL ||
+                                                                  !kEveryOperandF16<Grad, Self, Out>);
+
+template <class Grad, class Self, class Out>
+constexpr int64_t kStep2InRegistersFrom = kEveryOperandF16<Grad, Self, Out> ? int64_t{1} << 17 : 0;
 
 template <class Grad, class Self, class Promoted, class Out, bool kNonTemporal = false>
 void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, typename Out::Storage* o,
