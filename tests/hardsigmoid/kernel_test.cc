@@ -151,6 +151,30 @@ uint32_t Bits(float value) {
 
 INSTANTIATE_TEST_SUITE_P(EveryTargetAndDtype, HardsigmoidKernel, ::testing::ValuesIn(AllCases()), CaseName);
 
+// The float32 division by 6 (Markstein's correction where FMA is native,
+// simd/kernels-inl.h DivideClampedBySix) for every numerator self + 3 of one
+// binade, [2, 4): self = numerator - 3 is exact there and self + 3 gives the
+// numerator back, so 2^23 selfs in [-1, 1) reach every mantissa. Each step
+// scales exactly with the numerator's power of two, so one binade decides.
+TEST(HardsigmoidKernelAllTargets, Float32QuotientOfEveryMantissaMatchesScalarDivision) {
+  std::vector<float> self;
+  self.reserve(size_t{1} << 23);
+  for (uint32_t bits = 0x40000000u; bits < 0x40800000u; ++bits) {
+    float numerator;
+    std::memcpy(&numerator, &bits, sizeof numerator);
+    self.push_back(numerator - 3.0f);
+  }
+  const int64_t count = static_cast<int64_t>(self.size());
+  std::vector<float> scalar_out(self.size());
+  SelectScalarKernel(ACL_FLOAT)(self.data(), 1, scalar_out.data(), 1, count);
+  for (int64_t target : AvailableTargets()) {
+    std::vector<float> vector_out(self.size());
+    SelectKernel(ACL_FLOAT, target)(self.data(), 1, vector_out.data(), 1, count);
+    ASSERT_EQ(std::memcmp(vector_out.data(), scalar_out.data(), self.size() * sizeof(float)), 0)
+        << TargetName(target);
+  }
+}
+
 // The block kernel of `dtype` on `target` on `plane`
 // (tests/support/tile_test_planes.h) against the scalar reference run column
 // by column, every byte of out's buffer compared.

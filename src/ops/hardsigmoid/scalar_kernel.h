@@ -37,10 +37,11 @@ struct I32 {
 
 constexpr float kShift = 3.0f;  // self + 3
 constexpr float kRange = 6.0f;  // clamped to [0, 6], divided by 6
-// float(1/6): the vector kernels multiply by it instead of dividing by 6 where
-// the result is rounded to f16 or bf16, which gives the same 16-bit result for
-// every input of those types (simd/kernels-inl.h, HardsigmoidVector).
-constexpr float kOneSixthFor16BitResults = 1.0f / 6.0f;
+// float(1/6): the vector kernels' division by 6 is built on it, exact for
+// float32 results, and a multiply-add by it stands for the addition and
+// division where the result is rounded to f16 or bf16 (simd/kernels-inl.h,
+// HardsigmoidVector and DivideClampedBySix).
+constexpr float kOneSixth = 1.0f / 6.0f;
 // INT32: the smallest self whose exact result is 1 (self / 6 + 1/2 at self = 3).
 constexpr int32_t kFirstIntegerAtOne = 3;
 

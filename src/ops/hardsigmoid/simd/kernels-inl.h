@@ -33,44 +33,88 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 namespace shared = aclcpu::HWY_NAMESPACE;  // ops/shared/simd/element_io-inl.h
 
+// min(max(value, 0), high) on float32 lanes, a NaN value kept, as the scalar
+// definition's comparisons keep it (PyTorch's std::max / std::min). Max and
+// Min of a NaN lane differ between targets. On x86, MAXPS and MINPS return
+// their second operand whenever either is NaN (an architectural rule, Intel's
+// and AMD's manuals), and Highway passes its operands in order, so max(0, v)
+// and min(high, that) with the NaN second carry it through: no compare and
+// select. Elsewhere (Arm's FMAXNM/FMINNM, which Highway uses, return the
+// number; the emulated targets are not specified) a NaN value is put back
+// explicitly. Either way the NaN is the value itself.
+template <class DF>
+HWY_INLINE hn::Vec<DF> ClampKeepingNaN(DF df, hn::Vec<DF> value, float high) {
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+  return hn::Min(hn::Set(df, high), hn::Max(hn::Zero(df), value));
+#else
+  const auto clamped = hn::Min(hn::Max(value, hn::Zero(df)), hn::Set(df, high));
+  return hn::IfThenElse(hn::IsNaN(value), value, clamped);
+#endif
+}
+
+// numerator / 6, correctly rounded, for a numerator of 0, NaN or [2^-22, 6]:
+// self + 3 clamped to [0, 6], where a non-zero self + 3 is at least 2^-22 (the
+// spacing of float32 values near -3; self's own tiny values are only added to
+// 3). Where fused multiply-add is native: q = n * float(1/6), then one
+// correction step, q + (n - 6q) * float(1/6), each in one rounding (Markstein's
+// division by a constant) -- three multiply-adds instead of a division, whose
+// cost varies many-fold between CPUs (Agner Fog's tables give AVX-512 VDIVPS
+// a vector every 10 cycles or so on Skylake-X; multiply-adds issue one or two
+// a cycle on every FMA CPU). That this gives the
+// correctly rounded quotient was checked for every float32 numerator in
+// [2^-30, 6] against IEEE division (no mismatch; the multiplication alone
+// differs in a third of them); the argument for all of them: every step
+// scales exactly with the numerator's power of two as long as nothing is
+// subnormal, so one binade of mantissas decides, and the kernel tests run a
+// whole binade (every numerator in [2, 4)) through every target. 0 gives 0,
+// 6 gives 1 and a NaN numerator passes through each step unchanged. Without
+// native FMA (SSE4, SSSE3, the emulated targets) the two-rounding emulation
+// would not be exact: IEEE division there.
+template <class DF>
+HWY_INLINE hn::Vec<DF> DivideClampedBySix(DF df, hn::Vec<DF> numerator) {
+#if HWY_NATIVE_FMA
+  const auto one_sixth = hn::Set(df, kOneSixth);
+  const auto quotient = hn::Mul(numerator, one_sixth);
+  const auto remainder = hn::NegMulAdd(hn::Set(df, kRange), quotient, numerator);
+  return hn::MulAdd(remainder, one_sixth, quotient);
+#else
+  return hn::Div(numerator, hn::Set(df, kRange));
+#endif
+}
+
 // The definition on float32 lanes (scalar_kernel.h), for results to be stored
-// as Type. PyTorch's std::max / std::min keep a NaN; Max and Min of a NaN lane
-// differ between targets. On x86, MAXPS and MINPS return their second operand
-// whenever either is NaN (an architectural rule, Intel's and AMD's manuals),
-// and Highway passes its operands in order, so max(0, x) and min(6, that) with
-// the NaN second carry it through: no compare and select. Elsewhere (Arm's
-// FMAXNM/FMINNM, which Highway uses, return the number; the emulated targets
-// are not specified) a NaN self + 3 is put back explicitly. Either way the NaN
-// is self + 3 itself, as the scalar definition's, and the kernel tests compare
-// every target's bits with it for every f16 and bf16 pattern and float32's
-// special values.
+// as Type.
 //
-// The division by 6: for float32 (and the INT32 path, which does not come
-// here) it is IEEE's division on every target, correctly rounded like the
-// scalar one. For f16 and bf16, whose results are rounded once more, to 16
-// bits, a multiplication by float(1/6) gives the same 16-bit result as the
-// division for every one of the 65,536 inputs of each type: the float32
-// product and quotient differ by at most an ulp, and for these inputs never on
-// two sides of a 16-bit rounding boundary (a finite domain, so checked whole:
-// the kernel tests' every-16-bit-pattern cases compare every target with the
-// scalar division). A division costs several multiplications. Kernel alone,
-// 16K elements in L1, one core of an AMD Zen 5 VM, ns an element, with this
-// and the bf16 pair conversions below: AVX-512 f16 0.071 -> 0.060, bf16 0.138
-// -> 0.087; AVX2 f16 0.117 -> 0.111, bf16 0.270 -> 0.183; SSE4 f16 1.37 ->
-// 1.28, bf16 0.52 -> 0.37 (float32 0.048, unchanged).
+// float32: (self + 3) clamped to [0, 6] and divided by 6, correctly rounded
+// like the scalar division (DivideClampedBySix). The INT32 path does not come
+// here.
+//
+// f16 and bf16, whose results are rounded once more, to 16 bits:
+// self * float(1/6) + 0.5 clamped to [0, 1] gives the same 16-bit result as
+// the definition for every one of the 65,536 inputs of each type, fused or
+// not (the float32 values differ by an ulp or so and never on two sides of a
+// 16-bit rounding boundary; a finite domain, so checked whole: the kernel
+// tests' every-16-bit-pattern cases compare every target with the scalar
+// division). One multiply-add where the definition takes an addition and a
+// division. -0 gives 0.5, -3 gives a tiny negative value clamped to 0, +-inf
+// give 1 and 0, and NaN passes through the multiply-add as through self + 3.
+// Through the API, one core of an AMD Zen 5 VM, 1M elements in place (in
+// cache), the former addition and multiplication against this, old and new
+// libraries alternated: f16 54.6-55.5 -> 46.0-47.9 us, bf16 48.4-50.2 ->
+// 39.7-41.4; out of place f16 57.0-60.1 -> 51.2-52.2. float32 in place, 8K
+// elements in L1, the division against DivideClampedBySix: AVX-512
+// 0.058-0.070 -> 0.051-0.068 ns an element, AVX2 0.103-0.114 -> 0.074-0.098.
+// What is left in the 16-bit loop is mostly the two conversions: alone
+// (widen, narrow, no arithmetic), in place over 1M f16, they take 0.5-0.8x
+// the time of the whole loop against 0.45x for a read-modify-write of the
+// same bytes (a throwaway probe, same VM).
 template <class Type, class DF>
 HWY_INLINE hn::Vec<DF> HardsigmoidVector(DF df, hn::Vec<DF> self) {
-  const auto shifted = hn::Add(self, hn::Set(df, kShift));
-#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
-  const auto numerator = hn::Min(hn::Set(df, kRange), hn::Max(hn::Zero(df), shifted));
-#else
-  const auto clamped = hn::Min(hn::Max(shifted, hn::Zero(df)), hn::Set(df, kRange));
-  const auto numerator = hn::IfThenElse(hn::IsNaN(shifted), shifted, clamped);
-#endif
   if constexpr (sizeof(typename Type::Storage) == 2) {
-    return hn::Mul(numerator, hn::Set(df, kOneSixthFor16BitResults));
+    const auto scaled = hn::MulAdd(self, hn::Set(df, kOneSixth), hn::Set(df, kShift / kRange));
+    return ClampKeepingNaN(df, scaled, 1.0f);
   } else {
-    return hn::Div(numerator, hn::Set(df, kRange));
+    return DivideClampedBySix(df, ClampKeepingNaN(df, hn::Add(self, hn::Set(df, kShift)), kRange));
   }
 }
 
@@ -116,10 +160,12 @@ void ContiguousRun(const typename Type::Storage* s, typename Type::Storage* o, i
 // sign and top payload bits, as our conversion does) where the exact integer
 // narrowing of simd/convert-inl.h is about half of a vector's instructions.
 // Where the instruction differs from our conversion: it takes subnormal
-// float32 inputs for zero. No result here is one: each is 0, NaN, or
-// (self + 3) / 6 with self + 3 at least 2^-6 (the spacing of bf16 values near
-// -3), so at least 2^-6 / 6, far above float32's subnormal range (self's own
-// subnormals are only added to 3). The kernel tests run every one of the
+// float32 inputs for zero. No result here is one: each is 0, NaN, or within
+// an ulp or so of (self + 3) / 6 with self + 3 at least 2^-6 (the spacing of
+// bf16 values near -3), so about 2^-6 / 6 or more, far above float32's
+// subnormal range (at self = -3 exactly the multiply-add is a tiny negative
+// value, clamped to 0 first; self's own subnormals only move the result off
+// 0.5). The kernel tests run every one of the
 // 65,536 bf16 patterns through this loop and compare with the scalar division.
 // The two halves of 32 bf16 are widened in order, so the instruction's
 // [first operand's | second operand's] packing is already the element order.
