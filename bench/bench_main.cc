@@ -70,6 +70,8 @@ RunnerFactory FactoryOf(Impl impl) {
       return &MakeStep2RooflineRunner;
     case Impl::kStep2RooflineNt:
       return &MakeStep2RooflineNtRunner;
+    case Impl::kTransposedRoofline:
+      return &MakeTransposedRooflineRunner;
     case Impl::kTorch:
       return &MakeTorchRunner;
     case Impl::kOnednn:
@@ -122,6 +124,12 @@ bool Supports(const Case& c, Impl impl, std::string* why_not) {
         return false;
       }
       return true;
+    case Impl::kTransposedRoofline:
+      if (c.layout != Layout::kTransposed || c.op == Op::kForwardInplace) {
+        *why_not = "the transposed-pattern roofline is measured for transposed inputs with a contiguous out";
+        return false;
+      }
+      return true;
     case Impl::kTorch:
       return TorchSupports(c, why_not);
     case Impl::kOnednn:
@@ -155,7 +163,7 @@ void RunBenchmark(benchmark::State& state, Case c, Impl impl, int threads) {
     return;
   }
   if (impl != Impl::kRoofline && impl != Impl::kRooflineNt && impl != Impl::kConversionCeiling &&
-      impl != Impl::kStep2Roofline && impl != Impl::kStep2RooflineNt) {
+      impl != Impl::kStep2Roofline && impl != Impl::kStep2RooflineNt && impl != Impl::kTransposedRoofline) {
     const std::string mismatch = CheckOutput(c, buffers, inputs);
     if (!mismatch.empty()) {
       state.SkipWithError(mismatch.c_str());

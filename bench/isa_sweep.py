@@ -31,7 +31,7 @@ import subprocess
 import sys
 import time
 
-IMPLS_REGEX = "(aclcpu_api|roofline|roofline_nt)"
+IMPLS_REGEX = "(aclcpu_api|roofline|roofline_nt|roofline_transposed)"
 FLAG_BELOW = 0.85  # "more than 15 % slower than a lower target"
 
 
@@ -47,7 +47,7 @@ def list_targets(bench):
 def run_process(bench, target, threads, case_regex, min_time, tsv, with_torch):
     """One aclcpu_bench process with ACLCPU_MAX_ISA=target; returns its rows, checking that aclcpu chose
     the target asked for (ACLCPU_MAX_ISA is a cap)."""
-    impls = IMPLS_REGEX if not with_torch else "(aclcpu_api|roofline|roofline_nt|torch)"
+    impls = IMPLS_REGEX if not with_torch else IMPLS_REGEX[:-1] + "|torch)"
     env = dict(os.environ, ACLCPU_MAX_ISA=target, ACLCPU_NUM_THREADS=str(threads))
     command = [bench, "--cases=isa_sweep", "--summary_tsv=" + tsv,
                "--benchmark_filter=^%s/%s(/|$)" % (case_regex, impls),
@@ -97,14 +97,17 @@ class Measurements:
                 self.cases.append(case)
                 self.layouts[case] = row["layout"]
             values = {"api": float(row["gbps"])}
-            for impl, key in (("roofline", "roof"), ("roofline_nt", "roof_nt"), ("torch", "torch")):
-                other = by_case.get((case if impl == "torch" else contig_name(case), impl))
+            for impl, key in (("roofline", "roof"), ("roofline_nt", "roof_nt"), ("torch", "torch"),
+                              ("roofline_transposed", "roof_pattern")):
+                own = impl in ("torch", "roofline_transposed")  # measured on the case itself
+                other = by_case.get((case if own else contig_name(case), impl))
                 if other and other["gbps"]:
                     values[key] = float(other["gbps"])
             for key, value in values.items():
                 self.gbps.setdefault((case, target, key), []).append(value)
             # The per-round score targets are compared on, and the API against the NT roofline and PyTorch.
-            for key, other in (("score", "roof"), ("score_nt", "roof_nt"), ("vs_torch", "torch")):
+            for key, other in (("score", "roof"), ("score_nt", "roof_nt"), ("vs_torch", "torch"),
+                               ("vs_pattern", "roof_pattern")):
                 if other in values:
                     self.gbps.setdefault((case, target, key), []).append(values["api"] / values[other])
 
@@ -312,6 +315,9 @@ def weak_paths(measured, target):
             if value is None:
                 continue
             extra = " (NT %.2f×)" % median_of(case, "score_nt") if key == "score" and median_of(case, "score_nt") else ""
+            if key == "score" and median_of(case, "vs_pattern"):
+                extra += "; %.2f× the transposed-pattern roofline, itself %.2f× the roofline" % (
+                    median_of(case, "vs_pattern"), value / median_of(case, "vs_pattern"))
             parts.append("%s %.2f×%s" % (case, value, extra))
             if value < limit:
                 short.append(case)
@@ -346,6 +352,11 @@ def weak_paths(measured, target):
         lines.append("- 1-element call within 1.1× of 50–56 ns (≤ 62 ns): %s. %s." % (
             "met" if worst <= 1.1 * 56 else "**short** (%.2f× 56 ns at worst)" % (worst / 56),
             "; ".join("%s %.0f ns" % (c, ns) for c, ns in calls)))
+    pattern = ["%s %.2f×" % (c, median_of(c, "vs_pattern")) for c in measured.cases
+               if split_case(c)[0] == "fwd/" and median_of(c, "vs_pattern")]
+    if pattern:
+        lines.append("- the forward op's transposed cases against the transposed-pattern roofline (aclcpu's block "
+                     "walk with nothing in it): %s." % "; ".join(pattern))
     return "\n".join(["Issue 19's goals for the weak paths, default target (%s), medians over rounds:" % target]
                       + lines)
 

@@ -108,7 +108,8 @@ def table(cells, cases, threads):
 def absent_notes(cells):
     notes = {}
     for (case, t, impl), row in cells.items():
-        if not row["gbps"] and row["note"] and not impl.startswith("roofline_step2"):  # described once, under What is measured
+        if (not row["gbps"] and row["note"] and not impl.startswith("roofline_step2")
+                and impl != "roofline_transposed"):  # described once, under What is measured
             op = row.get("op") or "backward"
             dtypes = row["dtypes"] if op == "backward" else op + "/" + row["dtypes"]
             notes.setdefault((impl, row["note"]), set()).add((dtypes, row["layout"]))
@@ -253,6 +254,23 @@ class Targets:
                               "the contiguous roofline the goals above use, and the API against it: "
                               + "; ".join(parts) + ".")
 
+    def transposed_limit(self):
+        """What the memory gives a transposition through aclcpu's blocks: the transposed-pattern roofline
+        against the contiguous roofline the transposed goals use, and the API against it."""
+        parts = []
+        for case in self.cases:
+            for t in self.threads if case["layout"] == "transposed" else ():
+                pattern, roofline, api = (gbps(self.cells, case, t, impl)
+                                          for impl in ("roofline_transposed", "roofline", "aclcpu_api"))
+                if pattern and roofline and api:
+                    parts.append("%s %dT: pattern %.2f× the roofline, API %.2f× the pattern" % (
+                        case["case"], t, pattern / roofline, api / pattern))
+        if parts:
+            self.lines.append("- *transposed, the limit*: the transposed-pattern roofline (aclcpu's block walk "
+                              "with nothing in it: the same reads and non-temporal writes, no arithmetic, no "
+                              "shuffles) against the contiguous roofline the goals above use, and the API "
+                              "against it: " + "; ".join(parts) + ".")
+
     def evaluate(self):
         M, K = 1 << 20, 1 << 10
         checks = []
@@ -324,6 +342,7 @@ class Targets:
                         checks.append(("%s %dT" % (case["case"], t), self.ratio(case, t, "torch"), 3.0, False,
                                    self.disturbed(case, t, "torch")))
         self.check("transposed 4096² ≥ 3× PyTorch (every dtype case PyTorch supports)", checks)
+        self.transposed_limit()
         self.step2_targets()
         checks = []
         for case in self.cases:
@@ -348,6 +367,7 @@ class Targets:
                        [(label(case, t), self.ratio(case, t, "roofline"), 0.85, False,
                          self.disturbed(case, t, "roofline"))
                         for case, t in cells_of(lambda c: c["layout"] == layout and c["n"] >= M)])
+        self.transposed_limit()
         with_torch = lambda keep: [(case, t) for case, t in cells_of(keep)
                                    if gbps(self.cells, case, t, "torch") is not None]
         self.check("forward pair in cache (contiguous 1K–1M) ahead of PyTorch (every dtype PyTorch has)",
@@ -567,6 +587,13 @@ of `self` inside the window), one implementation after the other:
   buffers, the same fork-join, with ordinary and with non-temporal stores (the better one counts). A stride of two elements leaves no input line unread, so this reads twice
   the input bytes of the contiguous roofline: what the memory gives step-2 traffic, as the roofline is
   for contiguous cases (an operator can land a little above either; neither is a proof of optimality).
+- **transposed-pattern roofline** (transposed cases with a dense out, cited under Targets): aclcpu's
+  block walk with nothing in it — blocks of 256 input rows (128 for a 32-bit out) × 128 columns, row
+  blocks outside; each input's row segments read into one scratch block (two inputs xor-ed), the next
+  block's segments prefetched, and out's line segments written from it with non-temporal stores. The
+  same reads and writes at the same addresses, without arithmetic or transposing shuffles: what the
+  memory gives a transposition through such blocks (other block shapes, tried by hand on a Zen 5 VM,
+  were no more than ~10 % cheaper). Row blocks split between the threads.
 - **f16 conversions alone** (all-f16 contiguous cases): the roofline's loop and fork-join doing only
   what an exact f16 kernel cannot avoid — widen each grad element to float32 and narrow it back, with
   aclcpu's exact conversions (F16C on x86), XOR-ed with self so the bytes moved are the same. The

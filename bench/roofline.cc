@@ -15,6 +15,20 @@
 // non-temporal stores. It shows what the memory gives step-2 traffic, against
 // the contiguous roofline of the same size, which reads half as many input lines.
 //
+// Transposed cases (each input the transpose view of a dense side x side
+// buffer, out dense) have one too, of the pattern rather than of the bytes:
+// aclcpu's block walk with nothing in it. Blocks of 256 input rows (128 for a
+// 32-bit out) x kPatternCols columns, row blocks outside (the shapes of
+// aclcpu's blocks, ops/shared/simd/transposed_tiles-inl.h): each input's row
+// segments are read into scratch, the next block's segments prefetched, and
+// out's kPatternCols line segments of a block's rows written with
+// non-temporal stores from the scratch bytes -- the same reads and writes at
+// the same addresses, no arithmetic, no transposing shuffles. Any
+// transposition through such blocks pays at least this. A throwaway probe of
+// other block shapes on the AMD Zen 5 VM (64-1024 rows x 64-512 columns, f16
+// 4096^2, with the transposing shuffles) found none clearly cheaper (within
+// that VM's 10-20 % noise), all two to three times a contiguous copy's time.
+//
 // Compiled by Highway for every SIMD target and dispatched at run time, like
 // aclcpu's kernels. Threads: one OpenMP fork-join per call, as a library call
 // would do, and none below kParallelGrain elements (as every library does,
@@ -238,6 +252,52 @@ void ConvertRangeF16(const void* a_raw, const void* b_raw, void* c_raw, size_t b
   for (; i < end; ++i) c[i] = static_cast<uint16_t>(a[i] ^ b[i]);
 }
 
+// The transposed-pattern roofline over row blocks [block_begin, block_end) of
+// `rows` input rows each (see the top of this file). a and b (b may be null)
+// are the dense input buffers of a_size- and b_size-byte elements, c the dense
+// out of c_size-byte elements, all side x side, side a multiple of the block
+// sides; scratch holds rows x kPatternCols elements of c_size bytes. As in
+// aclcpu's walk, the inputs meet in the row pass (here by xor, a wider
+// input's segment folded onto its scratch row), so the scratch is one block
+// of out's size.
+constexpr size_t kPatternCols = 128;
+
+void TransposedPatternRange(const void* a_raw, int a_size, const void* b_raw, int b_size, void* c_raw,
+                            int c_size, size_t side, size_t rows, size_t block_begin, size_t block_end,
+                            uint8_t* scratch) {
+  const uint8_t* inputs[2] = {static_cast<const uint8_t*>(a_raw), static_cast<const uint8_t*>(b_raw)};
+  const size_t sizes[2] = {static_cast<size_t>(a_size), static_cast<size_t>(b_size)};
+  uint8_t* c = static_cast<uint8_t*>(c_raw);
+  const hn::ScalableTag<uint8_t> d;
+  const size_t lanes = hn::Lanes(d);
+  const size_t row_bytes = kPatternCols * static_cast<size_t>(c_size);  // a power of two
+  const size_t out_segment = rows * static_cast<size_t>(c_size);
+  for (size_t block = block_begin; block < block_end; ++block) {
+    const size_t r0 = block * rows;
+    for (size_t q0 = 0; q0 < side; q0 += kPatternCols) {
+      for (size_t r = 0; r < rows; ++r) {
+        uint8_t* scratch_row = scratch + r * row_bytes;
+        for (int k = 0; k < 2 && inputs[k] != nullptr; ++k) {
+          const uint8_t* src = inputs[k] + ((r0 + r) * side + q0) * sizes[k];
+          const size_t bytes = kPatternCols * sizes[k];
+          for (size_t at = 0; at < bytes; at += lanes) {
+            uint8_t* to = scratch_row + (at & (row_bytes - 1));
+            const auto value = hn::LoadU(d, src + at);
+            hn::Store(k == 0 && at < row_bytes ? value : hn::Xor(value, hn::Load(d, to)), d, to);
+          }
+          for (size_t at = 0; at < bytes; at += 64) hwy::Prefetch(src + bytes + at);  // the next block's
+        }
+      }
+      for (size_t q = 0; q < kPatternCols; ++q) {
+        uint8_t* dst = c + ((q0 + q) * side + r0) * c_size;
+        const uint8_t* from = scratch + q * out_segment;
+        for (size_t at = 0; at < out_segment; at += lanes) hn::Stream(hn::Load(d, from + at), d, dst + at);
+      }
+    }
+  }
+  hwy::FlushStream();
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace aclcpu_bench
 HWY_AFTER_NAMESPACE();
@@ -248,6 +308,7 @@ HWY_AFTER_NAMESPACE();
 #include <algorithm>
 
 #include "acl/acl.h"
+#include "hwy/aligned_allocator.h"
 #include "bench/runner.h"
 
 namespace aclcpu_bench {
@@ -259,6 +320,7 @@ HWY_EXPORT(ConvertRangeF16);
 HWY_EXPORT(CopyRange);
 HWY_EXPORT(CopyRangeStream);
 HWY_EXPORT(XorInPlaceRange);
+HWY_EXPORT(TransposedPatternRange);
 
 namespace {
 
@@ -399,7 +461,57 @@ std::unique_ptr<Runner> MakeStep2Roofline(const Case& c, const CaseBuffers& buff
   return std::make_unique<RooflineRunner>(c, buffers, threads, loop);
 }
 
+// The transposed-pattern roofline (see the top of this file): row blocks split
+// between the threads, one scratch each.
+class TransposedPatternRunner : public Runner {
+ public:
+  TransposedPatternRunner(const Case& c, const CaseBuffers& buffers, int threads)
+      : a_(c.op == Op::kBackward ? buffers.grad : buffers.self),
+        b_(c.op == Op::kBackward ? buffers.self : nullptr),
+        out_(buffers.out),
+        a_size_(static_cast<int>(aclDataTypeSize(c.op == Op::kBackward ? c.dtypes.grad : c.dtypes.self))),
+        b_size_(static_cast<int>(aclDataTypeSize(c.dtypes.self))),
+        c_size_(static_cast<int>(aclDataTypeSize(c.dtypes.out))),
+        rows_(c_size_ == 2 ? 256 : 128),
+        threads_(std::max(threads, 1)),
+        scratch_(hwy::AllocateAligned<uint8_t>(static_cast<size_t>(threads_) * ScratchBytes())) {}
+
+  void Run() override {
+    const size_t blocks = static_cast<size_t>(kTransposeSide) / rows_;
+#pragma omp parallel num_threads(threads_)
+    {
+      const size_t parts = static_cast<size_t>(omp_get_num_threads());
+      const size_t part = static_cast<size_t>(omp_get_thread_num());
+      uint8_t* scratch = scratch_.get() + part * ScratchBytes();
+      HWY_DYNAMIC_DISPATCH(TransposedPatternRange)(a_, a_size_, b_, b_size_, out_, c_size_,
+                                                   static_cast<size_t>(kTransposeSide), rows_,
+                                                   blocks * part / parts, blocks * (part + 1) / parts, scratch);
+    }
+  }
+
+ private:
+  // A block of out: rows_ x 128 (kPatternCols) elements.
+  size_t ScratchBytes() const { return rows_ * 128 * static_cast<size_t>(c_size_); }
+
+  const void* a_;
+  const void* b_;
+  void* out_;
+  int a_size_, b_size_, c_size_;
+  size_t rows_;
+  int threads_;
+  hwy::AlignedFreeUniquePtr<uint8_t[]> scratch_;
+};
+
 }  // namespace
+
+std::unique_ptr<Runner> MakeTransposedRooflineRunner(const Case& c, const CaseBuffers& buffers, int threads,
+                                                     std::string* why_not) {
+  if (c.layout != Layout::kTransposed || c.op == Op::kForwardInplace) {
+    *why_not = "the transposed-pattern roofline is for transposed inputs with a contiguous out";
+    return nullptr;
+  }
+  return std::make_unique<TransposedPatternRunner>(c, buffers, threads);
+}
 
 std::string InitRoofline(int threads) {
   return "roofline: c = a + b (same element sizes; forward pair: c = a ^ 0, in place a ^= 0), OpenMP fork-join per call, " + std::to_string(threads) +

@@ -45,6 +45,11 @@ std::unique_ptr<Runner> MakeStep2RooflineRunner(const Case& c, const CaseBuffers
                                                 std::string* why_not);
 std::unique_ptr<Runner> MakeStep2RooflineNtRunner(const Case& c, const CaseBuffers& buffers, int threads,
                                                   std::string* why_not);
+// Transposed cases with a contiguous out: aclcpu's block walk with nothing in
+// it (each input's block rows read, out's line segments written with
+// non-temporal stores), the roofline of that access pattern.
+std::unique_ptr<Runner> MakeTransposedRooflineRunner(const Case& c, const CaseBuffers& buffers, int threads,
+                                                     std::string* why_not);
 // The same fork-join doing only an exact f16 widen + narrow per element
 // (all-f16 contiguous cases): the ceiling an exact f16 kernel has here.
 std::unique_ptr<Runner> MakeConversionCeilingRunner(const Case& c, const CaseBuffers& buffers, int threads,

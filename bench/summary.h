@@ -22,6 +22,7 @@ enum class Impl {
   kConversionCeiling,
   kStep2Roofline,
   kStep2RooflineNt,
+  kTransposedRoofline,
   kTorch,
   kOnednn,
   kCount
