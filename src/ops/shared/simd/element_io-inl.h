@@ -26,6 +26,22 @@ namespace aclcpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+#if HWY_TARGET != HWY_SCALAR
+// The 32-bit-lane route of VectorIo<F16/Bf16>::MapFullVector, for targets
+// without a whole-vector conversion: the values of the even and odd 16-bit
+// lanes, widened to float32 (`even`, `odd`), mapped by `f`, rounded back by
+// `narrow` (float32 vector -> its 16-bit bits) and put back in their lanes.
+template <class DU16, class F, class Narrow>
+HWY_INLINE hn::Vec<DU16> MapEvenOddHalves(DU16 du16, hn::Vec<hn::Repartition<float, DU16>> even,
+                                          hn::Vec<hn::Repartition<float, DU16>> odd, F&& f, Narrow&& narrow) {
+  const hn::Repartition<float, DU16> df;
+  const hn::RebindToUnsigned<decltype(df)> du32;
+  const auto even_bits = hn::PromoteTo(du32, narrow(df, f(even)));
+  const auto odd_bits = hn::PromoteTo(du32, narrow(df, f(odd)));
+  return hn::BitCast(du16, hn::Or(even_bits, hn::ShiftLeft<16>(odd_bits)));
+}
+#endif
+
 // Vector loads and stores of each element type, as float32 lanes. LoadEven:
 // the elements p[0], p[2], ... of a step-2 view ([::2]), reading p[0, 2 x
 // lanes), the element after the last one used included.
@@ -78,11 +94,9 @@ struct VectorIo<element::F16> {
     const hn::RebindToUnsigned<decltype(df)> du32;
     const hn::RebindToSigned<decltype(df)> di32;
     const auto words = hn::BitCast(du32, bits);
-    const auto even = f(F16BitsInLanesToF32(df, hn::BitCast(di32, hn::And(words, hn::Set(du32, 0xFFFF)))));
-    const auto odd = f(F16BitsInLanesToF32(df, hn::BitCast(di32, hn::ShiftRight<16>(words))));
-    const auto even_bits = hn::PromoteTo(du32, F32ToF16Bits(df, even));
-    const auto odd_bits = hn::PromoteTo(du32, F32ToF16Bits(df, odd));
-    return hn::BitCast(du16, hn::Or(even_bits, hn::ShiftLeft<16>(odd_bits)));
+    const auto even = F16BitsInLanesToF32(df, hn::BitCast(di32, hn::And(words, hn::Set(du32, 0xFFFF))));
+    const auto odd = F16BitsInLanesToF32(df, hn::BitCast(di32, hn::ShiftRight<16>(words)));
+    return MapEvenOddHalves(du16, even, odd, f, [](auto d, auto v) { return F32ToF16Bits(d, v); });
 #endif
   }
 #endif
@@ -113,11 +127,9 @@ struct VectorIo<element::Bf16> {
     const hn::Repartition<float, DU16> df;
     const hn::RebindToUnsigned<decltype(df)> du32;
     const auto words = hn::BitCast(du32, bits);
-    const auto even = f(hn::BitCast(df, hn::ShiftLeft<16>(words)));
-    const auto odd = f(hn::BitCast(df, hn::And(words, hn::Set(du32, 0xFFFF0000u))));
-    const auto even_bits = hn::PromoteTo(du32, F32ToBf16Bits(df, even));
-    const auto odd_bits = hn::PromoteTo(du32, F32ToBf16Bits(df, odd));
-    return hn::BitCast(du16, hn::Or(even_bits, hn::ShiftLeft<16>(odd_bits)));
+    const auto even = hn::BitCast(df, hn::ShiftLeft<16>(words));
+    const auto odd = hn::BitCast(df, hn::And(words, hn::Set(du32, 0xFFFF0000u)));
+    return MapEvenOddHalves(du16, even, odd, f, [](auto d, auto v) { return F32ToBf16Bits(d, v); });
 #endif
   }
 #endif
