@@ -219,10 +219,10 @@ void StreamingRun(const void* self, int64_t self_stride, void* out, int64_t out_
 }
 
 // The forward op on a transposed plane's 16-bit values, for the shared block
-// that transposes self's own bits and computes on the way out
-// (shared::SharedTileBlockOfInputHalves): the same float32 arithmetic and
-// rounding as every other path, lane by lane. f16 4096^2 forward, one core,
-// AMD Zen 5 VM: see that function.
+// that computes on self's own bits as its rows are loaded and transposes the
+// results (shared::SharedTileBlockOfInputHalves): the same float32 arithmetic
+// and rounding as every other path, lane by lane. f16 and bf16 4096^2
+// forward, AMD Zen 5 VM: see that function.
 template <class Type>
 struct HardsigmoidOnHalves {
   template <class DU16>
@@ -231,7 +231,6 @@ struct HardsigmoidOnHalves {
     return shared::VectorIo<Type>::MapFullVector(
         du16, bits, [df](hn::Vec<decltype(df)> self) { return HardsigmoidVector<Type>(df, self); });
   }
-  uint16_t Element(uint16_t bits) const { return HardsigmoidElement<Type>(bits); }
 };
 
 // Two-dimensional blocks, for transposed views (self contiguous along dim 1,
@@ -239,8 +238,9 @@ struct HardsigmoidOnHalves {
 // walk (ops/shared/simd/transposed_tiles-inl.h) with this operator's rows. A
 // block row holds the float32 results; for INT32, the int32 results' bits (0
 // or 1), which the block moves unchanged. f16 and bf16 vector blocks compute
-// on the way out instead (HardsigmoidOnHalves), rounding once to self's type
-// (as ContiguousRun does), so compute_row serves FLOAT and INT32 only.
+// on self's loaded rows instead (HardsigmoidOnHalves), rounding once to
+// self's type (as ContiguousRun does), so compute_row serves FLOAT and INT32
+// only.
 template <class Type>
 void TileRun(const void* self, int64_t self_stride0, int64_t self_stride1, void* out, int64_t out_stride0,
              int64_t out_stride1, int64_t size0, int64_t size1) {

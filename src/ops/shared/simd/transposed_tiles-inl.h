@@ -181,19 +181,13 @@ HWY_NOINLINE void SharedTileBlockOfWords(const SharedTileInput (&inputs)[kInputs
   }
 }
 
-// What TransposeAndStoreHalves does to out's 16-bit values on their way out:
-// nothing, where the block's words hold out's values already
-// (SharedTileBlockOfHalves). An operator whose 16-bit out is a function of one
-// input of the same type, lane by lane, passes its own map instead
-// (SharedTileBlockOfInputHalves): Vector(du16, bits) for a full vector of
-// values, Element(bits) for one.
-struct KeepHalves {
-  template <class DU16>
-  hn::Vec<DU16> Vector(DU16 /*du16*/, hn::Vec<DU16> bits) const {
-    return bits;
-  }
-  uint16_t Element(uint16_t bits) const { return bits; }
-};
+// No map: RunSharedTransposedPlane's default, where out's 16-bit values are
+// computed by compute_row (SharedTileBlockOfHalves). An operator whose 16-bit
+// out is a function of one input of the same type, lane by lane, passes a map
+// instead, applied to the input's values as its rows are loaded
+// (SharedTileBlockOfInputHalves): Vector(du16, bits), a full vector of values
+// in, the results' bits out.
+struct NoHalvesMap {};
 
 #if HWY_TARGET != HWY_SCALAR
 // The column map of SharedTileBlockOfHalves below: word q of a chunk of
@@ -240,13 +234,13 @@ HWY_NOINLINE void NarrowAndInterleaveRows(const float* even, const float* odd, u
 
 // The pair-rows' words transposed and stored to out (`pitch` words a
 // pair-row; `square_cols`, the block's columns rounded up to whole chunks of
-// 2 x lanes, as the row pass filled them) through `halves_map`, the rows no
-// square covers element by element. Independent of Out and, with KeepHalves,
-// of the operator: one instance a target.
-template <class HalvesMap>
-HWY_NOINLINE void TransposeAndStoreHalves(uint32_t* pairs, int64_t pitch, const HalvesColumnMap& map, uint16_t* o,
-                                          int64_t out_stride1, int64_t rows, int64_t cols, int64_t square_cols,
-                                          bool stream, const HalvesMap& halves_map) {
+// 2 x lanes, as the row pass filled them), the rows no square covers element
+// by element. Independent of Out and of the operator: one instance a target.
+// (inline: one definition across the operators' translation units; never
+// inlined, one copy a target.)
+HWY_NOINLINE inline void TransposeAndStoreHalves(uint32_t* pairs, int64_t pitch, const HalvesColumnMap& map,
+                                                 uint16_t* o, int64_t out_stride1, int64_t rows, int64_t cols,
+                                                 int64_t square_cols, bool stream) {
   const hn::ScalableTag<float> df;
   const hn::Repartition<uint16_t, decltype(df)> du16;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
@@ -256,8 +250,7 @@ HWY_NOINLINE void TransposeAndStoreHalves(uint32_t* pairs, int64_t pitch, const 
                  [&](hn::Vec<decltype(df)> v, int64_t p, int64_t k) {
                    const int64_t j = (p & ~(chunk - 1)) + map.column_of[p & (chunk - 1)];
                    if (j < cols) {
-                     StoreOutVector(du16, halves_map.Vector(du16, hn::BitCast(du16, v)),
-                                    o + j * out_stride1 + 2 * k, stream);
+                     StoreOutVector(du16, hn::BitCast(du16, v), o + j * out_stride1 + 2 * k, stream);
                    }
                  });
   for (int64_t j = 0; j < cols; ++j) {
@@ -265,10 +258,26 @@ HWY_NOINLINE void TransposeAndStoreHalves(uint32_t* pairs, int64_t pitch, const 
     const uint32_t* words = pairs + (j & ~(chunk - 1)) + map.word_of[j & (chunk - 1)];
     for (int64_t i = 2 * square_pair_rows; i < rows; ++i) {
       const uint32_t word = KeepScalar(words[(i / 2) * pitch]);  // no gather
-      o_row[i] = halves_map.Element(static_cast<uint16_t>(i % 2 == 0 ? word & 0xFFFF : word >> 16));
+      o_row[i] = static_cast<uint16_t>(i % 2 == 0 ? word & 0xFFFF : word >> 16);
     }
   }
 }
+
+// The shape of a 16-bit block's pair-rows (the two blocks below): kPitch
+// words a pair-row, one per column; chunks of 2 x lanes columns, a vector of
+// 16-bit values; and the block's columns rounded up to whole chunks (at most
+// kPitch), as the row pass fills them.
+template <class Out>
+struct HalvesBlockShape {
+  static_assert(sizeof(typename Out::Storage) == sizeof(uint16_t), "a 16-bit out");
+  static constexpr int64_t kPitch = kSharedTileCols<Out>;
+  static_assert(kPitch % (2 * hn::MaxLanes(hn::ScalableTag<float>())) == 0, "whole chunks in a pair-row");
+  explicit HalvesBlockShape(int64_t cols)
+      : chunk(2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()))),
+        square_cols((cols + chunk - 1) / chunk * chunk) {}
+  int64_t chunk;
+  int64_t square_cols;
+};
 
 // One block of a plane with a 16-bit out (f16, bf16): the same walk on out's
 // 16-bit values, two rows to a 32-bit word. Rows are computed two at a time
@@ -298,11 +307,9 @@ HWY_NOINLINE void SharedTileBlockOfHalves(const SharedTileInput (&inputs)[kInput
                                           uint16_t* o, int64_t out_stride1, int64_t rows, int64_t cols,
                                           uint32_t* pairs, const HalvesColumnMap& map, bool stream,
                                           ComputeRow& compute_row) {
-  static_assert(sizeof(typename Out::Storage) == sizeof(uint16_t), "a 16-bit out");
-  constexpr int64_t kPitch = kSharedTileCols<Out>;  // words a pair-row: one per column
-  const int64_t chunk = 2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
-  static_assert(kPitch % (2 * hn::MaxLanes(hn::ScalableTag<float>())) == 0, "whole chunks in a pair-row");
-  const int64_t square_cols = (cols + chunk - 1) / chunk * chunk;  // <= kPitch
+  const HalvesBlockShape<Out> shape(cols);
+  constexpr int64_t kPitch = HalvesBlockShape<Out>::kPitch;
+  const int64_t square_cols = shape.square_cols;
   HWY_ALIGN float values[2][kPitch];
   // One call site of compute_row (rows in order, two at a time), so that the
   // operator's arithmetic is inlined once.
@@ -320,39 +327,42 @@ HWY_NOINLINE void SharedTileBlockOfHalves(const SharedTileInput (&inputs)[kInput
     for (int64_t j = computed; j < square_cols; ++j) row_values[j] = 0.0f;
     if (i % 2 == 1) NarrowAndInterleaveRows<Out>(values[0], values[1], pairs + (i / 2) * kPitch, square_cols);
   }
-  TransposeAndStoreHalves(pairs, kPitch, map, o, out_stride1, rows, cols, square_cols, stream, KeepHalves());
+  TransposeAndStoreHalves(pairs, kPitch, map, o, out_stride1, rows, cols, square_cols, stream);
 }
 
 // One block of a plane whose 16-bit out is `halves_map` of one input of the
 // same 16-bit type, lane by lane (the forward op): the same walk as
-// SharedTileBlockOfHalves, but on the input's own bits, two rows interleaved
-// into words as they are loaded, and the operator's arithmetic applied to each
-// transposed vector on its way out (TransposeAndStoreHalves). Against
-// computing rows first: no float32 rows stored and read back, no narrowing
-// pass, and the same work (a widening, the arithmetic, a rounding) on the
-// out side. Forward f16 through the API, one core, AMD Zen 5 VM, ms per call,
-// old and new libraries alternated, five rounds: 1024^2 0.16 vs 0.25, 2048^2
-// 0.76-0.82 vs 0.88-0.89, 4096^2 4.51-4.69 vs 4.44-4.63 (the same: there the
-// block's memory traffic is the limit). Tried and not kept: the next block's
-// rows prefetched a few at a time while the columns are stored, not all in
-// the row pass (4096^2 slower, 8.4-8.9 vs 7.0-7.8 in a noisy round).
+// SharedTileBlockOfHalves, but on the input's own bits: each row vector is
+// mapped as it is loaded (a widening, the arithmetic, a rounding), two rows'
+// results are interleaved into words, and the words are transposed and
+// stored as they are. Against computing float32 rows first: no float32 rows
+// stored and read back, no narrowing pass. The arithmetic sits in the row
+// pass, whose loads wait on memory, and not in the pass that streams out's
+// lines: forward through the API, AMD Zen 5 VM, ms per call, old and new
+// libraries alternated, against the map applied to each transposed vector on
+// its way out: f16 4096^2 one thread 3.48-3.54 vs 4.42-6.81, two threads
+// 2.21-2.35 vs 2.69-2.83; bf16 4096^2 one thread 3.83-5.02 vs 4.69-7.05,
+// 2048^2 0.83-0.86 vs 0.93-0.97; in cache (256^2 to 1024^2) the same within
+// noise. (That in turn had beaten float32 rows at 1024^2, 0.16 vs 0.25, and
+// tied at 4096^2.) Tried and not kept: the next block's rows prefetched a few
+// at a time while the columns are stored, not all in the row pass (4096^2
+// slower, 8.4-8.9 vs 7.0-7.8 in a noisy round).
 template <class Out, class HalvesMap>
 HWY_NOINLINE void SharedTileBlockOfInputHalves(const SharedTileInput (&inputs)[1], int64_t i0, int64_t j0,
                                                uint16_t* o, int64_t out_stride1, int64_t rows, int64_t cols,
                                                uint32_t* pairs, const HalvesColumnMap& map, bool stream,
                                                const HalvesMap& halves_map) {
-  static_assert(sizeof(typename Out::Storage) == sizeof(uint16_t), "a 16-bit out");
-  constexpr int64_t kPitch = kSharedTileCols<Out>;  // words a pair-row: one per column
+  const HalvesBlockShape<Out> shape(cols);
+  constexpr int64_t kPitch = HalvesBlockShape<Out>::kPitch;
   const hn::ScalableTag<float> df;
   const hn::RebindToUnsigned<decltype(df)> du32;
   const hn::Repartition<uint16_t, decltype(df)> du16;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-  const int64_t chunk = 2 * lanes;  // 16-bit lanes of a vector
-  static_assert(kPitch % (2 * hn::MaxLanes(hn::ScalableTag<float>())) == 0, "whole chunks in a pair-row");
-  const int64_t square_cols = (cols + chunk - 1) / chunk * chunk;  // <= kPitch
+  const int64_t chunk = shape.chunk;
   const int64_t whole_cols = cols - cols % chunk;
   const auto interleave = [&](const uint16_t* even, const uint16_t* odd, uint32_t* words) {
-    const auto low = hn::LoadU(du16, even), high = hn::LoadU(du16, odd);
+    const auto low = halves_map.Vector(du16, hn::LoadU(du16, even));
+    const auto high = halves_map.Vector(du16, hn::LoadU(du16, odd));
     hn::Store(hn::BitCast(du32, hn::InterleaveLower(du16, low, high)), du32, words);
     hn::Store(hn::BitCast(du32, hn::InterleaveUpper(du16, low, high)), du32, words + lanes);
   };
@@ -380,7 +390,7 @@ HWY_NOINLINE void SharedTileBlockOfInputHalves(const SharedTileInput (&inputs)[1
       interleave(tail[0], tail[1], pair_row + whole_cols);
     }
   }
-  TransposeAndStoreHalves(pairs, kPitch, map, o, out_stride1, rows, cols, square_cols, stream, halves_map);
+  TransposeAndStoreHalves(pairs, kPitch, map, o, out_stride1, rows, cols, shape.square_cols, stream);
 }
 #endif
 
@@ -395,9 +405,9 @@ HWY_NOINLINE void SharedTileBlockOfInputHalves(const SharedTileInput (&inputs)[1
 // run_row(starts, dst, cols): starts[k] is input k's first element of the row
 // (stepping by its stride1), dst a contiguous scratch row of Out, then copy the
 // block out element by element. An operator with one input of out's 16-bit
-// type may pass `halves_map` (see KeepHalves): its vector blocks then take
+// type may pass `halves_map` (see NoHalvesMap): its vector blocks then take
 // SharedTileBlockOfInputHalves, and compute_row is used by no 16-bit block.
-template <class Out, int kInputs, class ComputeRow, class RunRow, class HalvesMap = KeepHalves>
+template <class Out, int kInputs, class ComputeRow, class RunRow, class HalvesMap = NoHalvesMap>
 void RunSharedTransposedPlane(const SharedTileInput (&inputs)[kInputs], typename Out::Storage* o,
                               int64_t out_stride0, int64_t out_stride1, int64_t size0, int64_t size1,
                               ComputeRow&& compute_row, RunRow&& run_row, const HalvesMap& halves_map = {}) {
@@ -436,7 +446,7 @@ void RunSharedTransposedPlane(const SharedTileInput (&inputs)[kInputs], typename
           continue;
         }
 #if HWY_TARGET != HWY_SCALAR
-        if constexpr (kHalves && kInputs == 1 && !std::is_same_v<HalvesMap, KeepHalves>) {
+        if constexpr (kHalves && kInputs == 1 && !std::is_same_v<HalvesMap, NoHalvesMap>) {
           SharedTileBlockOfInputHalves<Out>(inputs, i0, j0, reinterpret_cast<uint16_t*>(block_out), out_stride1,
                                             rows, cols, scratch.pairs, column_map, stream, halves_map);
           continue;
