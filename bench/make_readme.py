@@ -236,40 +236,38 @@ class Targets:
                         checks.append(("%s %dT" % (case["case"], t), self.ratio(case, t, "roofline"), limit, False,
                                        self.disturbed(case, t, "roofline")))
             self.check(title, checks)
+        step2_cells = [(case, t) for n in (M, 16 * M)
+                       for case in (self.find(d, "step2", n) for d in ("f32", "f16", "bf16", "mixed_f16g_f32s_f32o"))
+                       if case for t in self.threads]
+
+        def step2_roofline(case, t):  # the better of ordinary and non-temporal stores
+            return max(gbps(self.cells, case, t, "roofline_step2") or 0,
+                       gbps(self.cells, case, t, "roofline_step2_nt") or 0)
+        self.limit_note("step-2", "the step-2 roofline (every line of both inputs read, as any step-2 implementation "
+                        "must; the better of ordinary and non-temporal stores) against the contiguous roofline the "
+                        "goals above use, and the API against it", step2_cells, step2_roofline, "step-2 roofline")
+
+    def limit_note(self, title, what, cells, ceiling_of, ceiling_name):
+        """One "*title, the limit*" line: for each (case, threads) cell, a ceiling's GB/s (ceiling_of) against the
+        contiguous roofline, and the API against the ceiling."""
         parts = []
-        for n in (M, 16 * M):
-            for dtypes in ("f32", "f16", "bf16", "mixed_f16g_f32s_f32o"):
-                case = self.find(dtypes, "step2", n)
-                for t in self.threads if case else ():
-                    ordinary, streaming, roofline, api = (
-                        gbps(self.cells, case, t, impl)
-                        for impl in ("roofline_step2", "roofline_step2_nt", "roofline", "aclcpu_api"))
-                    step2 = max(ordinary or 0, streaming or 0)
-                    if step2 and roofline and api:
-                        parts.append("%s %dT: step-2 roofline %.2f× the roofline, API %.2f× the step-2 roofline" % (
-                            case["case"], t, step2 / roofline, api / step2))
+        for case, t in cells:
+            ceiling = ceiling_of(case, t)
+            roofline, api = (gbps(self.cells, case, t, impl) for impl in ("roofline", "aclcpu_api"))
+            if ceiling and roofline and api:
+                parts.append("%s %dT: %s %.2f× the roofline, API %.2f× the %s" % (
+                    case["case"], t, ceiling_name, ceiling / roofline, api / ceiling, ceiling_name))
         if parts:
-            self.lines.append("- *step-2, the limit*: the step-2 roofline (every line of both inputs read, as any "
-                              "step-2 implementation must; the better of ordinary and non-temporal stores) against "
-                              "the contiguous roofline the goals above use, and the API against it: "
-                              + "; ".join(parts) + ".")
+            self.lines.append("- *%s, the limit*: %s: %s." % (title, what, "; ".join(parts)))
 
     def transposed_limit(self):
         """What the memory gives a transposition through aclcpu's blocks: the transposed-pattern roofline
         against the contiguous roofline the transposed goals use, and the API against it."""
-        parts = []
-        for case in self.cases:
-            for t in self.threads if case["layout"] == "transposed" else ():
-                pattern, roofline, api = (gbps(self.cells, case, t, impl)
-                                          for impl in ("roofline_transposed", "roofline", "aclcpu_api"))
-                if pattern and roofline and api:
-                    parts.append("%s %dT: pattern %.2f× the roofline, API %.2f× the pattern" % (
-                        case["case"], t, pattern / roofline, api / pattern))
-        if parts:
-            self.lines.append("- *transposed, the limit*: the transposed-pattern roofline (aclcpu's block walk "
-                              "with nothing in it: the same reads and non-temporal writes, no arithmetic, no "
-                              "shuffles) against the contiguous roofline the goals above use, and the API "
-                              "against it: " + "; ".join(parts) + ".")
+        self.limit_note("transposed", "the transposed-pattern roofline (aclcpu's block walk with nothing in it: the "
+                        "same reads and non-temporal writes, no arithmetic, no shuffles) against the contiguous "
+                        "roofline the goals above use, and the API against it",
+                        [(case, t) for case in self.cases if case["layout"] == "transposed" for t in self.threads],
+                        lambda case, t: gbps(self.cells, case, t, "roofline_transposed"), "pattern")
 
     def evaluate(self):
         M, K = 1 << 20, 1 << 10
@@ -294,17 +292,10 @@ class Targets:
                                self.disturbed(case, t, "roofline")))
         self.check("contiguous 64K–1M (every dtype case) ≥ 0.85× ordinary-store roofline", checks)
         self.kernel_ceiling_notes(checks)
-        parts = []
-        for case, t in self.in_cache("f16"):
-            ceiling, roofline, api = (gbps(self.cells, case, t, impl)
-                                      for impl in ("conversion_ceiling", "roofline", "aclcpu_api"))
-            if ceiling and roofline and api:
-                parts.append("%s %dT: conversions alone %.2f× roofline, API %.2f× the conversions alone" % (
-                    case["case"], t, ceiling / roofline, api / ceiling))
-        if parts:
-            self.lines.append("- *f16 in cache, the limit*: the exact f16 conversions alone (widen + narrow per "
-                              "element, nothing else, same fork-join as the roofline) against the roofline and the "
-                              "operator against them: " + "; ".join(parts) + ".")
+        self.limit_note("f16 in cache", "the exact f16 conversions alone (widen + narrow per element, nothing "
+                        "else, same fork-join as the roofline) against the roofline and the operator against them",
+                        self.in_cache("f16"), lambda case, t: gbps(self.cells, case, t, "conversion_ceiling"),
+                        "conversions alone")
         self.check("contiguous f32 64K–1M ≥ 1.0× PyTorch",
                    [("%s %dT" % (case["case"], t), self.ratio(case, t, "torch"), 1.0, False,
                      self.disturbed(case, t, "torch")) for case, t in self.in_cache("f32")])
