@@ -60,10 +60,10 @@ HWY_INLINE hn::Vec<DF> ClampKeepingNaN(DF df, hn::Vec<DF> value, float high) {
 // division by a constant) -- three multiply-adds instead of a division, whose
 // cost varies many-fold between CPUs (Agner Fog's tables give AVX-512 VDIVPS
 // a vector every 10 cycles or so on Skylake-X; multiply-adds issue one or two
-// a cycle on every FMA CPU). That this gives the
-// correctly rounded quotient was checked for every float32 numerator in
-// [2^-30, 6] against IEEE division (no mismatch; the multiplication alone
-// differs in a third of them); the argument for all of them: every step
+// a cycle on every FMA CPU). That this gives the correctly rounded quotient
+// was checked for every float32 numerator in [2^-30, 6] against IEEE
+// division (no mismatch; the multiplication alone differs in a third of
+// them); the argument for all of them: every step
 // scales exactly with the numerator's power of two as long as nothing is
 // subnormal, so one binade of mantissas decides, and the kernel tests run a
 // whole binade (every numerator in [2, 4)) through every target. 0 gives 0,
