@@ -584,7 +584,7 @@ of `self` inside the window), one implementation after the other:
   block's segments prefetched, and out's line segments written from it with non-temporal stores. The
   same reads and writes at the same addresses, without arithmetic or transposing shuffles: what the
   memory gives a transposition through such blocks (other block shapes, tried by hand on a Zen 5 VM,
-  were no more than ~10 % cheaper). Row blocks split between the threads.
+  were none clearly cheaper, within that VM's 10–20 % noise). Row blocks split between the threads.
 - **f16 conversions alone** (all-f16 contiguous cases): the roofline's loop and fork-join doing only
   what an exact f16 kernel cannot avoid — widen each grad element to float32 and narrow it back, with
   aclcpu's exact conversions (F16C on x86), XOR-ed with self so the bytes moved are the same. The

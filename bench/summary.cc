@@ -8,8 +8,9 @@
 namespace aclcpu_bench {
 namespace {
 
-constexpr Impl kAllImpls[] = {Impl::kAclcpuApi,         Impl::kAclcpuKernel, Impl::kRoofline, Impl::kRooflineNt,
-                              Impl::kConversionCeiling, Impl::kStep2Roofline, Impl::kStep2RooflineNt, Impl::kTransposedRoofline, Impl::kTorch,
+constexpr Impl kAllImpls[] = {Impl::kAclcpuApi,       Impl::kAclcpuKernel,        Impl::kRoofline,
+                              Impl::kRooflineNt,      Impl::kConversionCeiling,   Impl::kStep2Roofline,
+                              Impl::kStep2RooflineNt, Impl::kTransposedRoofline, Impl::kTorch,
                               Impl::kOnednn};
 
 std::string Key(const std::string& case_name, const std::string& impl_name) { return case_name + "/" + impl_name; }
