@@ -18,10 +18,10 @@
 // Transposed cases (each input the transpose view of a dense side x side
 // buffer, out dense) have one too, of the pattern rather than of the bytes:
 // aclcpu's block walk with nothing in it. Blocks of 256 input rows (128 for a
-// 32-bit out) x kPatternCols columns, row blocks outside (the shapes of
+// 32-bit out) x 128 columns, row blocks outside (the shapes of
 // aclcpu's blocks, ops/shared/simd/transposed_tiles-inl.h): each input's row
 // segments are read into scratch, the next block's segments prefetched, and
-// out's kPatternCols line segments of a block's rows written with
+// out's line segments (one a block column, a block's rows long) written with
 // non-temporal stores from the scratch bytes -- the same reads and writes at
 // the same addresses, no arithmetic, no transposing shuffles. Any
 // transposition through such blocks pays at least this. A throwaway probe of
@@ -256,30 +256,28 @@ void ConvertRangeF16(const void* a_raw, const void* b_raw, void* c_raw, size_t b
 // `rows` input rows each (see the top of this file). a and b (b may be null)
 // are the dense input buffers of a_size- and b_size-byte elements, c the dense
 // out of c_size-byte elements, all side x side, side a multiple of the block
-// sides; scratch holds rows x kPatternCols elements of c_size bytes. As in
-// aclcpu's walk, the inputs meet in the row pass (here by xor, a wider
-// input's segment folded onto its scratch row), so the scratch is one block
-// of out's size.
-constexpr size_t kPatternCols = 128;
-
+// sides (`rows` x `cols`, powers of two); scratch holds rows x cols elements
+// of c_size bytes. As in aclcpu's walk, the inputs meet in the row pass (here
+// by xor, a wider input's segment folded onto its scratch row), so the
+// scratch is one block of out's size.
 void TransposedPatternRange(const void* a_raw, int a_size, const void* b_raw, int b_size, void* c_raw,
-                            int c_size, size_t side, size_t rows, size_t block_begin, size_t block_end,
-                            uint8_t* scratch) {
+                            int c_size, size_t side, size_t rows, size_t cols, size_t block_begin,
+                            size_t block_end, uint8_t* scratch) {
   const uint8_t* inputs[2] = {static_cast<const uint8_t*>(a_raw), static_cast<const uint8_t*>(b_raw)};
   const size_t sizes[2] = {static_cast<size_t>(a_size), static_cast<size_t>(b_size)};
   uint8_t* c = static_cast<uint8_t*>(c_raw);
   const hn::ScalableTag<uint8_t> d;
   const size_t lanes = hn::Lanes(d);
-  const size_t row_bytes = kPatternCols * static_cast<size_t>(c_size);  // a power of two
+  const size_t row_bytes = cols * static_cast<size_t>(c_size);  // a power of two
   const size_t out_segment = rows * static_cast<size_t>(c_size);
   for (size_t block = block_begin; block < block_end; ++block) {
     const size_t r0 = block * rows;
-    for (size_t q0 = 0; q0 < side; q0 += kPatternCols) {
+    for (size_t q0 = 0; q0 < side; q0 += cols) {
       for (size_t r = 0; r < rows; ++r) {
         uint8_t* scratch_row = scratch + r * row_bytes;
         for (int k = 0; k < 2 && inputs[k] != nullptr; ++k) {
           const uint8_t* src = inputs[k] + ((r0 + r) * side + q0) * sizes[k];
-          const size_t bytes = kPatternCols * sizes[k];
+          const size_t bytes = cols * sizes[k];
           for (size_t at = 0; at < bytes; at += lanes) {
             uint8_t* to = scratch_row + (at & (row_bytes - 1));
             const auto value = hn::LoadU(d, src + at);
@@ -288,7 +286,7 @@ void TransposedPatternRange(const void* a_raw, int a_size, const void* b_raw, in
           for (size_t at = 0; at < bytes; at += 64) hwy::Prefetch(src + bytes + at);  // the next block's
         }
       }
-      for (size_t q = 0; q < kPatternCols; ++q) {
+      for (size_t q = 0; q < cols; ++q) {
         uint8_t* dst = c + ((q0 + q) * side + r0) * c_size;
         const uint8_t* from = scratch + q * out_segment;
         for (size_t at = 0; at < out_segment; at += lanes) hn::Stream(hn::Load(d, from + at), d, dst + at);
@@ -484,14 +482,15 @@ class TransposedPatternRunner : public Runner {
       const size_t part = static_cast<size_t>(omp_get_thread_num());
       uint8_t* scratch = scratch_.get() + part * ScratchBytes();
       HWY_DYNAMIC_DISPATCH(TransposedPatternRange)(a_, a_size_, b_, b_size_, out_, c_size_,
-                                                   static_cast<size_t>(kTransposeSide), rows_,
+                                                   static_cast<size_t>(kTransposeSide), rows_, kCols,
                                                    blocks * part / parts, blocks * (part + 1) / parts, scratch);
     }
   }
 
  private:
-  // A block of out: rows_ x 128 (kPatternCols) elements.
-  size_t ScratchBytes() const { return rows_ * 128 * static_cast<size_t>(c_size_); }
+  static constexpr size_t kCols = 128;  // a block's columns, as aclcpu's
+  // A block of out: rows_ x kCols elements.
+  size_t ScratchBytes() const { return rows_ * kCols * static_cast<size_t>(c_size_); }
 
   const void* a_;
   const void* b_;
