@@ -196,6 +196,19 @@ void VectorRun(const void* grad, int64_t grad_stride, const void* self, int64_t 
   ContiguousRun<Grad, Self, Promoted, Out>(grad, self, out, count);
 }
 
+// Every operand of one 16-bit float type, Half (all f16 or all bf16): the
+// launches SameHalfTypeRun and HardsigmoidGradOnHalves serve.
+template <class Grad, class Self, class Promoted, class Out>
+constexpr bool kEveryOperandOneHalfType = (std::is_same_v<Out, F16> || std::is_same_v<Out, Bf16>)&&std::is_same_v<
+    Grad, Out> && std::is_same_v<Self, Out> && std::is_same_v<Promoted, Out>;
+
+// -3 < self < 3 on a 16-bit float's bits, int16 lanes (see SameHalfTypeRun).
+template <class Half, class DI16>
+HWY_INLINE auto SelfInsideWindow(DI16 di16, hn::Vec<DI16> self_bits) {
+  return hn::Lt(hn::And(self_bits, hn::Set(di16, 0x7FFF)),
+                hn::Set(di16, static_cast<int16_t>(WindowBits<Half>::kValue)));
+}
+
 // Every operand of one 16-bit float type (all f16 or all bf16), the usual case
 // for those dtypes. -3 < self < 3 is |self| < 3, and on a 16-bit float's bits
 // that is an integer compare of the magnitude bits with those of 3.0: NaNs have
@@ -227,23 +240,19 @@ int64_t SameHalfTypeRun(const uint16_t* g, const uint16_t* s, uint16_t* o, int64
     // below, 85-89 with the 32-lane mask split in halves, 87-97 this way).
     const hn::Rebind<int16_t, decltype(df)> di16_half;
     const hn::Rebind<uint16_t, decltype(df)> du16_half;
-    const auto half_magnitude_bits = hn::Set(di16_half, 0x7FFF);
-    const auto half_window_bits = hn::Set(di16_half, static_cast<int16_t>(WindowBits<Half>::kValue));
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
     for (; i + lanes <= count; i += lanes) {
       const auto self_bits = hn::BitCast(di16_half, hn::LoadU(du16_half, s + i));
-      const hn::Mask512<float> inside{hn::Lt(hn::And(self_bits, half_magnitude_bits), half_window_bits).raw};
+      const hn::Mask512<float> inside{SelfInsideWindow<Half>(di16_half, self_bits).raw};
       const auto scaled = hn::IfThenElseZero(inside, hn::Mul(LoadF16AsF32(df, g + i), one_sixth));
       hn::StoreU(F32ToF16Bits(df, scaled), du16_half, o + i);
     }
     return i;
   }
 #endif
-  const auto magnitude_bits = hn::Set(di16, 0x7FFF);
-  const auto window_bits = hn::Set(di16, static_cast<int16_t>(WindowBits<Half>::kValue));
   for (; i + lanes16 <= count; i += lanes16) {
     const auto self_bits = hn::BitCast(di16, hn::LoadU(du16, s + i));
-    const auto inside = hn::RebindMask(du16, hn::Lt(hn::And(self_bits, magnitude_bits), window_bits));
+    const auto inside = hn::RebindMask(du16, SelfInsideWindow<Half>(di16, self_bits));
     hn::Vec<decltype(du16)> scaled;
     if constexpr (std::is_same_v<Half, Bf16>) {
 #if ACLCPU_SIMD_HAS_BF16_PAIRS
@@ -280,8 +289,7 @@ void ContiguousRun(const void* grad, const void* self, void* out, int64_t count)
   const auto* s = static_cast<const typename Self::Storage*>(self);
   auto* o = static_cast<typename Out::Storage*>(out);
   int64_t i = 0;
-  if constexpr ((std::is_same_v<Out, F16> || std::is_same_v<Out, Bf16>)&&std::is_same_v<Grad, Out> &&
-                std::is_same_v<Self, Out> && std::is_same_v<Promoted, Out>) {
+  if constexpr (kEveryOperandOneHalfType<Grad, Self, Promoted, Out>) {
     i = SameHalfTypeRun<Out>(g, s, o, count);
   }
   i = ForEachFullVector(i, count, lanes, [&](int64_t at) {
@@ -290,12 +298,31 @@ void ContiguousRun(const void* grad, const void* self, void* out, int64_t count)
   ScalarRun<Grad, Self, Promoted, Out>(g + i, 1, s + i, 1, o + i, 1, count - i);
 }
 
+// Every operand Half, on a transposed plane's 16-bit values, for the shared
+// block that computes on the inputs' own bits as their rows are loaded
+// (SharedTileBlockOfInputHalves): SameHalfTypeRun's arithmetic, lane by lane
+// (self tested on its bits, grad widened, scaled, rounded once to Half, zero
+// outside the window), so the bits are those of every other path.
+template <class Half>
+struct HardsigmoidGradOnHalves {
+  template <class DU16>
+  hn::Vec<DU16> Vector(DU16 du16, hn::Vec<DU16> grad_bits, hn::Vec<DU16> self_bits) const {
+    const hn::RebindToSigned<DU16> di16;
+    const hn::Repartition<float, DU16> df;
+    const auto inside = hn::RebindMask(du16, SelfInsideWindow<Half>(di16, hn::BitCast(di16, self_bits)));
+    const auto scaled = VectorIo<Half>::MapFullVector(
+        du16, grad_bits, [df](hn::Vec<decltype(df)> grad) { return hn::Mul(grad, hn::Set(df, kOneSixth)); });
+    return hn::IfThenElseZero(inside, scaled);
+  }
+};
+
 // Two-dimensional blocks, for transposed views (inputs contiguous along dim 1,
 // out along dim 0), called once per plane by the executor: the shared block
 // walk (ops/shared/simd/transposed_tiles-inl.h) with this operator's rows.
 // A block row holds float32 results rounded to the promoted type unless out is
 // the promoted type, whose store rounds (rounding again on the way out is
-// exact).
+// exact). When every operand is f16, or every one bf16, the vector blocks
+// compute on the inputs' loaded rows instead (HardsigmoidGradOnHalves).
 template <class Grad, class Self, class Promoted, class Out>
 void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const void* self, int64_t self_stride0,
              int64_t self_stride1, void* out, int64_t out_stride0, int64_t out_stride1, int64_t size0,
@@ -320,8 +347,13 @@ void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const
   auto run_row = [&](auto starts, typename Out::Storage* dst, int64_t cols) {
     VectorRun<Grad, Self, Promoted, Out>(starts[0], grad_stride1, starts[1], self_stride1, dst, 1, cols);
   };
-  RunSharedTransposedPlane<Out>(inputs, static_cast<typename Out::Storage*>(out), out_stride0, out_stride1, size0,
-                                size1, compute_row, run_row);
+  auto* o = static_cast<typename Out::Storage*>(out);
+  if constexpr (kEveryOperandOneHalfType<Grad, Self, Promoted, Out>) {
+    RunSharedTransposedPlane<Out>(inputs, o, out_stride0, out_stride1, size0, size1, compute_row, run_row,
+                                  HardsigmoidGradOnHalves<Out>());
+  } else {
+    RunSharedTransposedPlane<Out>(inputs, o, out_stride0, out_stride1, size0, size1, compute_row, run_row);
+  }
 }
 
 // The same for float32 outputs far larger than the last-level cache, with

@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
@@ -183,10 +184,10 @@ HWY_NOINLINE void SharedTileBlockOfWords(const SharedTileInput (&inputs)[kInputs
 
 // No map: RunSharedTransposedPlane's default, where out's 16-bit values are
 // computed by compute_row (SharedTileBlockOfHalves). An operator whose 16-bit
-// out is a function of one input of the same type, lane by lane, passes a map
-// instead, applied to the input's values as its rows are loaded
-// (SharedTileBlockOfInputHalves): Vector(du16, bits), a full vector of values
-// in, the results' bits out.
+// out is a function of inputs all of out's type, lane by lane, passes a map
+// instead, applied to the inputs' values as their rows are loaded
+// (SharedTileBlockOfInputHalves): Vector(du16, bits...), one full vector of
+// values in from each input, in the inputs' order, the results' bits out.
 struct NoHalvesMap {};
 
 #if HWY_TARGET != HWY_SCALAR
@@ -330,9 +331,19 @@ HWY_NOINLINE void SharedTileBlockOfHalves(const SharedTileInput (&inputs)[kInput
   TransposeAndStoreHalves(pairs, kPitch, map, o, out_stride1, rows, cols, square_cols, stream);
 }
 
-// One block of a plane whose 16-bit out is `halves_map` of one input of the
-// same 16-bit type, lane by lane (the forward op): the same walk as
-// SharedTileBlockOfHalves, but on the input's own bits: each row vector is
+// The map of a row vector of each input (SharedTileBlockOfInputHalves): one
+// full vector of 16-bit bits loaded from each input's row at column c.
+template <class HalvesMap, class DU16, int kInputs, size_t... kInput>
+HWY_INLINE hn::Vec<DU16> MapInputHalves(const HalvesMap& halves_map, DU16 du16,
+                                        const uint16_t* const (&rows)[kInputs], int64_t c,
+                                        std::index_sequence<kInput...>) {
+  return halves_map.Vector(du16, hn::LoadU(du16, rows[kInput] + c)...);
+}
+
+// One block of a plane whose 16-bit out is `halves_map` of its inputs, all of
+// out's 16-bit type, lane by lane (the forward op; the backward op when every
+// operand is f16, or every one bf16): the same walk as
+// SharedTileBlockOfHalves, but on the inputs' own bits: each row vector is
 // mapped as it is loaded (a widening, the arithmetic, a rounding), two rows'
 // results are interleaved into words, and the words are transposed and
 // stored as they are. Against computing float32 rows first: no float32 rows
@@ -346,9 +357,15 @@ HWY_NOINLINE void SharedTileBlockOfHalves(const SharedTileInput (&inputs)[kInput
 // noise. (That in turn had beaten float32 rows at 1024^2, 0.16 vs 0.25, and
 // tied at 4096^2.) Tried and not kept: the next block's rows prefetched a few
 // at a time while the columns are stored, not all in the row pass (4096^2
-// slower, 8.4-8.9 vs 7.0-7.8 in a noisy round).
-template <class Out, class HalvesMap>
-HWY_NOINLINE void SharedTileBlockOfInputHalves(const SharedTileInput (&inputs)[1], int64_t i0, int64_t j0,
+// slower, 8.4-8.9 vs 7.0-7.8 in a noisy round). The backward op, every operand
+// f16 or every one bf16, against float32 rows (SharedTileBlockOfHalves), same
+// VM, ms per call, old and new alternated: 4096^2 one thread f16 6.1-6.6 vs
+// 6.3-6.5, bf16 5.9-6.7 vs 7.1; two threads f16 3.1 vs 3.5-3.6, bf16 3.1-3.2
+// vs 3.8-4.1; AVX2 one thread f16 7.1-7.6 vs 8.0-8.4, bf16 7.2-7.5 vs
+// 9.3-10.2; SSE4 f16 26 vs 30, bf16 11.5 vs 15.6-16.0; AVX2 256^2 f16 0.013-
+// 0.018 vs 0.026, bf16 0.015 vs 0.033.
+template <class Out, int kInputs, class HalvesMap>
+HWY_NOINLINE void SharedTileBlockOfInputHalves(const SharedTileInput (&inputs)[kInputs], int64_t i0, int64_t j0,
                                                uint16_t* o, int64_t out_stride1, int64_t rows, int64_t cols,
                                                uint32_t* pairs, const HalvesColumnMap& map, bool stream,
                                                const HalvesMap& halves_map) {
@@ -360,34 +377,40 @@ HWY_NOINLINE void SharedTileBlockOfInputHalves(const SharedTileInput (&inputs)[1
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   const int64_t chunk = shape.chunk;
   const int64_t whole_cols = cols - cols % chunk;
-  const auto interleave = [&](const uint16_t* even, const uint16_t* odd, uint32_t* words) {
-    const auto low = halves_map.Vector(du16, hn::LoadU(du16, even));
-    const auto high = halves_map.Vector(du16, hn::LoadU(du16, odd));
+  using Rows = const uint16_t* [kInputs];
+  const auto interleave = [&](const Rows& even, const Rows& odd, int64_t c, uint32_t* words) {
+    const auto low = MapInputHalves(halves_map, du16, even, c, std::make_index_sequence<kInputs>());
+    const auto high = MapInputHalves(halves_map, du16, odd, c, std::make_index_sequence<kInputs>());
     hn::Store(hn::BitCast(du32, hn::InterleaveLower(du16, low, high)), du32, words);
     hn::Store(hn::BitCast(du32, hn::InterleaveUpper(du16, low, high)), du32, words + lanes);
   };
   for (int64_t k = 0; 2 * k < rows; ++k) {
-    const char* row_starts[1];
+    const char* row_starts[kInputs];
+    Rows even, odd;
     RowStartsAndPrefetch(inputs, i0 + 2 * k, j0, kPitch, row_starts);
-    const uint16_t* even = reinterpret_cast<const uint16_t*>(row_starts[0]);
+    for (int n = 0; n < kInputs; ++n) even[n] = odd[n] = reinterpret_cast<const uint16_t*>(row_starts[n]);
     // A last row without its pair: the words' high halves repeat it and are
     // never stored (such rows are stored element by element).
-    const uint16_t* odd = even;
     if (2 * k + 1 < rows) {
       RowStartsAndPrefetch(inputs, i0 + 2 * k + 1, j0, kPitch, row_starts);
-      odd = reinterpret_cast<const uint16_t*>(row_starts[0]);
+      for (int n = 0; n < kInputs; ++n) odd[n] = reinterpret_cast<const uint16_t*>(row_starts[n]);
     }
     uint32_t* pair_row = pairs + k * kPitch;
-    for (int64_t c = 0; c < whole_cols; c += chunk) interleave(even + c, odd + c, pair_row + c);
+    for (int64_t c = 0; c < whole_cols; c += chunk) interleave(even, odd, c, pair_row + c);
     if (whole_cols < cols) {
       // The columns past the last whole vector, and zeros to fill it (never
       // stored): the rows are not read past the block.
-      HWY_ALIGN uint16_t tail[2][2 * hn::MaxLanes(hn::ScalableTag<float>())];
-      for (int64_t c = 0; c < chunk; ++c) {
-        tail[0][c] = whole_cols + c < cols ? even[whole_cols + c] : 0;
-        tail[1][c] = whole_cols + c < cols ? odd[whole_cols + c] : 0;
+      HWY_ALIGN uint16_t tail[2][kInputs][2 * hn::MaxLanes(hn::ScalableTag<float>())];
+      Rows even_tail, odd_tail;
+      for (int n = 0; n < kInputs; ++n) {
+        for (int64_t c = 0; c < chunk; ++c) {
+          tail[0][n][c] = whole_cols + c < cols ? even[n][whole_cols + c] : 0;
+          tail[1][n][c] = whole_cols + c < cols ? odd[n][whole_cols + c] : 0;
+        }
+        even_tail[n] = tail[0][n];
+        odd_tail[n] = tail[1][n];
       }
-      interleave(tail[0], tail[1], pair_row + whole_cols);
+      interleave(even_tail, odd_tail, 0, pair_row + whole_cols);
     }
   }
   TransposeAndStoreHalves(pairs, kPitch, map, o, out_stride1, rows, cols, shape.square_cols, stream);
@@ -404,9 +427,9 @@ HWY_NOINLINE void SharedTileBlockOfInputHalves(const SharedTileInput (&inputs)[1
 // which has no full-width float vector store) run each block row with
 // run_row(starts, dst, cols): starts[k] is input k's first element of the row
 // (stepping by its stride1), dst a contiguous scratch row of Out, then copy the
-// block out element by element. An operator with one input of out's 16-bit
-// type may pass `halves_map` (see NoHalvesMap): its vector blocks then take
-// SharedTileBlockOfInputHalves, and compute_row is used by no 16-bit block.
+// block out element by element. An operator whose inputs are all of out's
+// 16-bit type may pass `halves_map` (see NoHalvesMap): its vector blocks then
+// take SharedTileBlockOfInputHalves, and compute_row is used by no 16-bit block.
 template <class Out, int kInputs, class ComputeRow, class RunRow, class HalvesMap = NoHalvesMap>
 void RunSharedTransposedPlane(const SharedTileInput (&inputs)[kInputs], typename Out::Storage* o,
                               int64_t out_stride0, int64_t out_stride1, int64_t size0, int64_t size1,
@@ -446,7 +469,7 @@ void RunSharedTransposedPlane(const SharedTileInput (&inputs)[kInputs], typename
           continue;
         }
 #if HWY_TARGET != HWY_SCALAR
-        if constexpr (kHalves && kInputs == 1 && !std::is_same_v<HalvesMap, NoHalvesMap>) {
+        if constexpr (kHalves && !std::is_same_v<HalvesMap, NoHalvesMap>) {
           SharedTileBlockOfInputHalves<Out>(inputs, i0, j0, reinterpret_cast<uint16_t*>(block_out), out_stride1,
                                             rows, cols, scratch.pairs, column_map, stream, halves_map);
           continue;
