@@ -81,8 +81,8 @@ void VectorRunWithBf16Instructions(const void* grad, int64_t grad_stride, const 
 // Streamed out through blocks in L1, like the other 16-bit outputs.
 void StreamingRunWithBf16Instructions(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
                                       void* out, int64_t out_stride, int64_t count) {
-  StreamingThroughBlockRun<Bf16, Bf16, Bf16, &VectorRunWithBf16Instructions>(grad, grad_stride, self, self_stride,
-                                                                             out, out_stride, count);
+  StreamingThroughBlockRun<Bf16, Bf16, Bf16, Bf16, &VectorRunWithBf16Instructions>(
+      grad, grad_stride, self, self_stride, out, out_stride, count);
 }
 #endif  // HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
 
@@ -206,8 +206,8 @@ void VectorRunWithMantissaTable(const void* grad, int64_t grad_stride, const voi
 // Streamed out through blocks in L1, like the other 16-bit outputs.
 void StreamingRunWithMantissaTable(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
                                    void* out, int64_t out_stride, int64_t count) {
-  StreamingThroughBlockRun<Bf16, Bf16, Bf16, &VectorRunWithMantissaTable>(grad, grad_stride, self, self_stride,
-                                                                          out, out_stride, count);
+  StreamingThroughBlockRun<Bf16, Bf16, Bf16, Bf16, &VectorRunWithMantissaTable>(grad, grad_stride, self,
+                                                                                self_stride, out, out_stride, count);
 }
 #endif  // HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_FP16_TARGET
 

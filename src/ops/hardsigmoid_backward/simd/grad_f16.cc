@@ -82,8 +82,8 @@ void VectorRunWithFp16Instructions(const void* grad, int64_t grad_stride, const 
 // Streamed out through blocks in L1, like the other 16-bit outputs.
 void StreamingRunWithFp16Instructions(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
                                       void* out, int64_t out_stride, int64_t count) {
-  StreamingThroughBlockRun<F16, F16, F16, &VectorRunWithFp16Instructions>(grad, grad_stride, self, self_stride, out,
-                                                                          out_stride, count);
+  StreamingThroughBlockRun<F16, F16, F16, F16, &VectorRunWithFp16Instructions>(grad, grad_stride, self,
+                                                                                self_stride, out, out_stride, count);
 }
 #endif  // HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_FP16_TARGET
 

@@ -70,17 +70,28 @@ HWY_INLINE hn::Vec<DF> RoundToPromoted(DF df, hn::Vec<DF> v) {
   }
 }
 
-// The definition on float32 lanes (before any rounding). -3 < self < 3 is
-// tested as |self| < 3 on the bits: the magnitude bits (sign cleared) compared
-// as integers with those of 3.0, one AND and one compare instead of two float
-// compares and a mask AND. NaN magnitudes are above infinity's and fail it, as
-// they fail the ordered float compares; -0 and subnormals pass.
+// -3 < self < 3 on float32 lanes, tested as |self| < 3 on the bits: the
+// magnitude bits (sign cleared) compared as integers with those of 3.0, one
+// AND and one compare instead of two float compares and a mask AND. NaN
+// magnitudes are above infinity's and fail it, as they fail the ordered float
+// compares; -0 and subnormals pass.
 template <class DF>
-HWY_INLINE hn::Vec<DF> HardsigmoidGradVector(DF df, hn::Vec<DF> grad_f32, hn::Vec<DF> self_f32) {
+HWY_INLINE auto SelfInsideWindowF32(DF df, hn::Vec<DF> self_f32) {
   const hn::RebindToSigned<DF> di32;
   const auto magnitude = hn::And(hn::BitCast(di32, self_f32), hn::Set(di32, 0x7FFFFFFF));
-  const auto inside = hn::RebindMask(df, hn::Lt(magnitude, hn::Set(di32, 0x40400000)));  // 3.0f
+  return hn::RebindMask(df, hn::Lt(magnitude, hn::Set(di32, 0x40400000)));  // 3.0f
+}
+
+// grad / 6 where `inside` (self in the window), else +0.
+template <class DF, class Mask>
+HWY_INLINE hn::Vec<DF> ScaledGradInside(DF df, Mask inside, hn::Vec<DF> grad_f32) {
   return hn::IfThenElseZero(inside, hn::Mul(grad_f32, hn::Set(df, kOneSixth)));
+}
+
+// The definition on float32 lanes (before any rounding).
+template <class DF>
+HWY_INLINE hn::Vec<DF> HardsigmoidGradVector(DF df, hn::Vec<DF> grad_f32, hn::Vec<DF> self_f32) {
+  return ScaledGradInside(df, SelfInsideWindowF32(df, self_f32), grad_f32);
 }
 
 // One vector of results, in float32 lanes, already rounded to the promoted type.
@@ -130,8 +141,26 @@ void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t
 // span 1 MiB, about one core's L2 on the CPUs seen so far.
 // Full vectors only: ConcatEven on the half-width float vectors a double out
 // needs gave wrong results on SVE (sve_256 under qemu, Highway 1.0.3), so a
-// double out takes StridedRun. kNonTemporal: float32 out only, stored with
-// non-temporal stores (see StreamingRun) from its first vector-aligned element on.
+// double out takes StridedRun. kNonTemporal: out stored with non-temporal
+// stores (see StreamingRun) from its first vector-aligned element on.
+// -3 < self < 3 for the even elements of a step-2 view of self, a mask of
+// float32 lanes. A 16-bit self is tested on its bits as loaded in pairs (the
+// even element is each 32-bit lane's low half; its magnitude bits, the low 15,
+// compared as integers with those of 3.0, as SelfInsideWindow does), so it
+// is never widened; float32 on its bits after ConcatEven.
+template <class Self, class DF>
+HWY_INLINE auto Step2SelfInside(DF df, const typename Self::Storage* s) {
+  if constexpr (std::is_same_v<Self, F16> || std::is_same_v<Self, Bf16>) {
+    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the even element is the low half of a pair");
+    const hn::RebindToSigned<DF> di32;
+    const auto pairs = hn::LoadU(di32, reinterpret_cast<const int32_t*>(s));
+    return hn::RebindMask(df, hn::Lt(hn::And(pairs, hn::Set(di32, 0x7FFF)),
+                                     hn::Set(di32, static_cast<int32_t>(WindowBits<Self>::kValue))));
+  } else {
+    return SelfInsideWindowF32(df, VectorIo<Self>::LoadEven(df, s));
+  }
+}
+
 template <class Grad, class Self, class Out>
 constexpr bool kEveryOperandF16 = std::is_same_v<Grad, F16> && std::is_same_v<Self, F16> && std::is_same_v<Out, F16>;
 
@@ -146,27 +175,36 @@ template <class Grad, class Self, class Promoted, class Out, bool kNonTemporal =
 void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, typename Out::Storage* o,
               int64_t count) {
   static_assert(kStep2InRegisters<Grad, Self, Out>, "see kStep2InRegisters");
-  static_assert(!kNonTemporal || std::is_same_v<Out, F32>, "non-temporal stores of float32 only");
+  using OutT = typename Out::Storage;
+  static_assert(!kNonTemporal || !std::is_same_v<Out, F64>, "non-temporal stores of whole vectors");
   int64_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
   const hn::ScalableTag<float> df;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  const auto result_at = [&](int64_t at) {
+    const auto grad_f32 = VectorIo<Grad>::LoadEven(df, g + 2 * at);
+    return RoundToPromoted<Promoted, Out>(df, ScaledGradInside(df, Step2SelfInside<Self>(df, s + 2 * at), grad_f32));
+  };
+  // The second loads read one element past the last one used: the loops stop
+  // one vector short of the end so they stay in the view.
   if constexpr (kNonTemporal) {
-    i = ElementsBeforeAlignment(o, sizeof(float), lanes * static_cast<int64_t>(sizeof(float)), count);
+    // A 16-bit out: two float32 vectors of results make one whole vector.
+    constexpr int64_t kVectorsAStore = sizeof(OutT) == sizeof(float) ? 1 : 2;
+    const int64_t step = kVectorsAStore * lanes;
+    i = ElementsBeforeAlignment(o, sizeof(OutT), step * static_cast<int64_t>(sizeof(OutT)), count);
     ScalarRun<Grad, Self, Promoted, Out>(g, 2, s, 2, o, 1, i);
-  }
-  // The second loads read one element past the last one used: stop one vector
-  // short of the end so they stay in the view.
-  for (; i + lanes < count; i += lanes) {
-    const auto grad_f32 = VectorIo<Grad>::LoadEven(df, g + 2 * i);
-    const auto self_f32 = VectorIo<Self>::LoadEven(df, s + 2 * i);
-    const auto result = RoundToPromoted<Promoted, Out>(df, HardsigmoidGradVector(df, grad_f32, self_f32));
-    if constexpr (kNonTemporal) {
-      hn::Stream(result, df, o + i);
-    } else {
-      VectorIo<Out>::Store(df, result, o + i);
+    for (; i + step < count; i += step) {
+      if constexpr (kVectorsAStore == 1) {
+        hn::Stream(result_at(i), df, o + i);
+      } else {
+        const hn::Repartition<uint16_t, decltype(df)> du16;
+        hn::Stream(hn::Combine(du16, VectorIo<Out>::Narrow(df, result_at(i + lanes)),
+                               VectorIo<Out>::Narrow(df, result_at(i))),
+                   du16, o + i);
+      }
     }
   }
+  for (; i + lanes < count; i += lanes) VectorIo<Out>::Store(df, result_at(i), o + i);
 #endif
   ScalarRun<Grad, Self, Promoted, Out>(g + 2 * i, 2, s + 2 * i, 2, o + i, 1, count - i);
   if constexpr (kNonTemporal) hwy::FlushStream();  // weakly ordered: visible before the launch completes
@@ -398,10 +436,24 @@ void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64
 // target's contiguous kernel (kKernel, exact as ever) into a buffer in L1, then
 // copied out with non-temporal stores. An all-16-bit launch moves 6 bytes an
 // element and the read of each output line before it is overwritten adds 2;
-// the copy through L1 costs little next to that.
-template <class Grad, class Self, class Out, HardsigmoidBackwardRunFn kKernel>
+// the copy through L1 costs little next to that. Step-2 inputs, where
+// Step2Run serves the target, take it with non-temporal stores of their own
+// instead of blocks (which ran StridedRun or Step2Run on 2048 elements at a
+// time): 16M elements, one core, AMD Zen 5 VM, API against the step-2
+// roofline with non-temporal stores (bench/), three interleaved runs, all-bf16
+// 0.57-0.62x -> 0.92-0.99x, all-f16 0.61-0.70x -> 0.80-1.0x (the targets'
+// own all-16-bit kernels, avx512_bf16 here, give way to it on this layout).
+template <class Grad, class Self, class Promoted, class Out, HardsigmoidBackwardRunFn kKernel>
 void StreamingThroughBlockRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
                               void* out, int64_t out_stride, int64_t count) {
+  if constexpr (kStep2InRegisters<Grad, Self, Out>) {
+    if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
+      Step2Run<Grad, Self, Promoted, Out, /*kNonTemporal=*/true>(static_cast<const typename Grad::Storage*>(grad),
+                                                                  static_cast<const typename Self::Storage*>(self),
+                                                                  static_cast<typename Out::Storage*>(out), count);
+      return;
+    }
+  }
   if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
     kKernel(grad, grad_stride, self, self_stride, out, out_stride, count);
     return;
@@ -438,8 +490,8 @@ HardsigmoidBackwardRunFn SelectStreamingKernelForGrad(aclDataType self, aclDataT
       using S = decltype(s);
       using P = decltype(p);
       if (out == ACL_FLOAT) return &StreamingRun<Grad, S, P>;
-      if (out == ACL_FLOAT16) return &StreamingThroughBlockRun<Grad, S, F16, &VectorRun<Grad, S, P, F16>>;
-      return &StreamingThroughBlockRun<Grad, S, Bf16, &VectorRun<Grad, S, P, Bf16>>;
+      if (out == ACL_FLOAT16) return &StreamingThroughBlockRun<Grad, S, P, F16, &VectorRun<Grad, S, P, F16>>;
+      return &StreamingThroughBlockRun<Grad, S, P, Bf16, &VectorRun<Grad, S, P, Bf16>>;
     });
   });
 }
