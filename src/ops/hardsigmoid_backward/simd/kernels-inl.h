@@ -19,6 +19,7 @@
 #endif
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "hwy/cache_control.h"
@@ -122,27 +123,6 @@ void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t
                            });
 }
 
-// Inputs both viewed with step 2 ([::2]) and a dense out: de-interleave in
-// registers (VectorIo::LoadEven: float32 by ConcatEven, 16-bit types by loading
-// pairs as 32-bit lanes) and compute straight away, without StridedRun's
-// scratch round trip. Kernel alone, one core: f32/step2/64K 41 -> 54-56 GB/s.
-// Full API, one core, AMD Zen 5 VM, both paths alternated in one process,
-// 64K / 1M / 16M elements, this path over the scratch one: bf16 AVX-512 1.09 /
-// 1.44 / 1.26, AVX2 1.15 / 1.16 / 1.48, SSE4 1.15 / 1.0 / 1.16; f16 AVX-512
-// 1.0 / 1.23 / 1.20. Every operand f16 is the exception below AVX-512: there
-// the scratch path's contiguous kernel (SameHalfTypeRun: self never widened,
-// one narrowing a pair) beats widening both inputs here (AVX2 0.84 / 0.92 /
-// 1.23, SSE4 0.83-0.85 at every size), so that case keeps StridedRun; and on
-// AVX-512 it takes this path only from kStep2InRegistersFrom elements on:
-// there too the scratch path wins while the inputs sit in cache (API, one
-// core, Zen 5 VM, the two alternated, scratch path over this one: 1K 1.4x,
-// 4K 1.3x, 16K-64K 0.97-1.05x; this one over scratch 256K 1.15-1.18x, 1M
-// 1.17-1.33x, 16M 1.4-1.6x). 128K elements of two f16 inputs read at step 2
-// span 1 MiB, about one core's L2 on the CPUs seen so far.
-// Full vectors only: ConcatEven on the half-width float vectors a double out
-// needs gave wrong results on SVE (sve_256 under qemu, Highway 1.0.3), so a
-// double out takes StridedRun. kNonTemporal: out stored with non-temporal
-// stores (see StreamingRun) from its first vector-aligned element on.
 // -3 < self < 3 for the even elements of a step-2 view of self, a mask of
 // float32 lanes. A 16-bit self is tested on its bits as loaded in pairs (the
 // even element is each 32-bit lane's low half; its magnitude bits, the low 15,
@@ -161,30 +141,43 @@ HWY_INLINE auto Step2SelfInside(DF df, const typename Self::Storage* s) {
   }
 }
 
-template <class Grad, class Self, class Out>
-constexpr bool kEveryOperandF16 = std::is_same_v<Grad, F16> && std::is_same_v<Self, F16> && std::is_same_v<Out, F16>;
-
-template <class Grad, class Self, class Out>
-constexpr bool kStep2InRegisters = !std::is_same_v<Out, F64> && (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL ||
-                                                                  !kEveryOperandF16<Grad, Self, Out>);
-
-template <class Grad, class Self, class Out>
-constexpr int64_t kStep2InRegistersFrom = kEveryOperandF16<Grad, Self, Out> ? int64_t{1} << 17 : 0;
+// Inputs both viewed with step 2 ([::2]) and a dense out: de-interleave in
+// registers (VectorIo::LoadEven: float32 by ConcatEven, 16-bit types by loading
+// pairs as 32-bit lanes; a 16-bit self tested on its bits, Step2SelfInside)
+// and compute straight away, without StridedRun's scratch round trip. Kernel
+// alone, one core: f32/step2/64K 41 -> 54-56 GB/s. Full API, one core, AMD Zen
+// 5 VM, both paths alternated in one process, 64K / 1M / 16M elements, this
+// path over the scratch one: bf16 AVX-512 1.09 / 1.44 / 1.26, AVX2 1.15 /
+// 1.16 / 1.48, SSE4 1.15 / 1.0 / 1.16; f16 AVX-512 1.0 / 1.23 / 1.20. Every
+// operand f16 took the scratch path below AVX-512, and on AVX-512 below 128K
+// elements, while self was widened here and the last vector went element by
+// element (ScalarRun); since self is tested on its bits and the last vector
+// is computed on a copy, this path is ahead for it too (API, one core, Zen 5
+// VM, ns a call against the scratch path, 1K / 4K / 16K: AVX-512 200 / 381 /
+// 1082 vs 210 / 456 / 1720, AVX2 250 / 641 / 2205 vs 246 / 651 / 2240, SSE4
+// 1222-1442 / 4440 / 17430 vs 1308 / 4995 / 19760; 64K AVX-512 4.3 vs 6.1
+// us, 1M AVX2 142-149 vs 161, SSE4 1165-1173 vs 1285-1309).
+// Full vectors only: ConcatEven on the half-width float vectors a double out
+// needs gave wrong results on SVE (sve_256 under qemu, Highway 1.0.3), so a
+// double out takes StridedRun. kNonTemporal: out stored with non-temporal
+// stores (see StreamingRun) from its first vector-aligned element on.
+template <class Out>
+constexpr bool kStep2InRegisters = !std::is_same_v<Out, F64>;
 
 template <class Grad, class Self, class Promoted, class Out, bool kNonTemporal = false>
 void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, typename Out::Storage* o,
               int64_t count) {
-  static_assert(kStep2InRegisters<Grad, Self, Out>, "see kStep2InRegisters");
+  static_assert(kStep2InRegisters<Out>, "see kStep2InRegisters");
   using OutT = typename Out::Storage;
-  static_assert(!kNonTemporal || !std::is_same_v<Out, F64>, "non-temporal stores of whole vectors");
   int64_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
   const hn::ScalableTag<float> df;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-  const auto result_at = [&](int64_t at) {
-    const auto grad_f32 = VectorIo<Grad>::LoadEven(df, g + 2 * at);
-    return RoundToPromoted<Promoted, Out>(df, ScaledGradInside(df, Step2SelfInside<Self>(df, s + 2 * at), grad_f32));
+  const auto result_of = [&](const typename Grad::Storage* g_at, const typename Self::Storage* s_at) {
+    const auto grad_f32 = VectorIo<Grad>::LoadEven(df, g_at);
+    return RoundToPromoted<Promoted, Out>(df, ScaledGradInside(df, Step2SelfInside<Self>(df, s_at), grad_f32));
   };
+  const auto result_at = [&](int64_t at) { return result_of(g + 2 * at, s + 2 * at); };
   // The second loads read one element past the last one used: the loops stop
   // one vector short of the end so they stay in the view.
   if constexpr (kNonTemporal) {
@@ -205,6 +198,19 @@ void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, 
     }
   }
   for (; i + lanes < count; i += lanes) VectorIo<Out>::Store(df, result_at(i), o + i);
+  // The last 1 to lanes elements, whose second loads would read past the view:
+  // one vector computed on a copy (ScalarRun's conversions, element by
+  // element, took a quarter of a 1K-element call).
+  if (const int64_t rest = count - i; rest > 0) {
+    HWY_ALIGN typename Grad::Storage g_tail[2 * hn::MaxLanes(df)] = {};
+    HWY_ALIGN typename Self::Storage s_tail[2 * hn::MaxLanes(df)] = {};
+    HWY_ALIGN OutT o_tail[hn::MaxLanes(df)];
+    std::memcpy(g_tail, g + 2 * i, static_cast<size_t>(2 * rest - 1) * sizeof(g_tail[0]));
+    std::memcpy(s_tail, s + 2 * i, static_cast<size_t>(2 * rest - 1) * sizeof(s_tail[0]));
+    VectorIo<Out>::Store(df, result_of(g_tail, s_tail), o_tail);
+    std::memcpy(o + i, o_tail, static_cast<size_t>(rest) * sizeof(OutT));
+    i = count;
+  }
 #endif
   ScalarRun<Grad, Self, Promoted, Out>(g + 2 * i, 2, s + 2 * i, 2, o + i, 1, count - i);
   if constexpr (kNonTemporal) hwy::FlushStream();  // weakly ordered: visible before the launch completes
@@ -219,8 +225,8 @@ void VectorRun(const void* grad, int64_t grad_stride, const void* self, int64_t 
     ScalarRun<Grad, Self, Promoted, Out>(grad, grad_stride, self, self_stride, out, out_stride, count);
     return;
   }
-  if constexpr (kStep2InRegisters<Grad, Self, Out>) {
-    if (grad_stride == 2 && self_stride == 2 && out_stride == 1 && count >= kStep2InRegistersFrom<Grad, Self, Out>) {
+  if constexpr (kStep2InRegisters<Out>) {
+    if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
       Step2Run<Grad, Self, Promoted, Out>(static_cast<const typename Grad::Storage*>(grad),
                                           static_cast<const typename Self::Storage*>(self),
                                           static_cast<typename Out::Storage*>(out), count);
@@ -403,13 +409,11 @@ void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const
 template <class Grad, class Self, class Promoted>
 void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
                   int64_t out_stride, int64_t count) {
-  if constexpr (kStep2InRegisters<Grad, Self, F32>) {
-    if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
-      Step2Run<Grad, Self, Promoted, F32, /*kNonTemporal=*/true>(static_cast<const typename Grad::Storage*>(grad),
-                                                                  static_cast<const typename Self::Storage*>(self),
-                                                                  static_cast<float*>(out), count);
-      return;
-    }
+  if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
+    Step2Run<Grad, Self, Promoted, F32, /*kNonTemporal=*/true>(static_cast<const typename Grad::Storage*>(grad),
+                                                                static_cast<const typename Self::Storage*>(self),
+                                                                static_cast<float*>(out), count);
+    return;
   }
   if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
     VectorRun<Grad, Self, Promoted, F32>(grad, grad_stride, self, self_stride, out, out_stride, count);
@@ -446,13 +450,11 @@ void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64
 template <class Grad, class Self, class Promoted, class Out, HardsigmoidBackwardRunFn kKernel>
 void StreamingThroughBlockRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
                               void* out, int64_t out_stride, int64_t count) {
-  if constexpr (kStep2InRegisters<Grad, Self, Out>) {
-    if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
-      Step2Run<Grad, Self, Promoted, Out, /*kNonTemporal=*/true>(static_cast<const typename Grad::Storage*>(grad),
-                                                                  static_cast<const typename Self::Storage*>(self),
-                                                                  static_cast<typename Out::Storage*>(out), count);
-      return;
-    }
+  if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
+    Step2Run<Grad, Self, Promoted, Out, /*kNonTemporal=*/true>(static_cast<const typename Grad::Storage*>(grad),
+                                                                static_cast<const typename Self::Storage*>(self),
+                                                                static_cast<typename Out::Storage*>(out), count);
+    return;
   }
   if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
     kKernel(grad, grad_stride, self, self_stride, out, out_stride, count);
