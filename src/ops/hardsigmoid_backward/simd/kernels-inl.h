@@ -441,10 +441,11 @@ void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64
 // copied out with non-temporal stores. An all-16-bit launch moves 6 bytes an
 // element and the read of each output line before it is overwritten adds 2;
 // the copy through L1 costs little next to that. Step-2 inputs take Step2Run
-// instead, with non-temporal stores of its own, not blocks (which ran
-// StridedRun or Step2Run on 2048 elements at a time): 16M elements, one core,
-// AMD Zen 5 VM, API against the step-2 roofline with non-temporal stores
-// (bench/), three interleaved runs, all-bf16 0.57-0.62x -> 0.92-0.99x, all-f16
+// with non-temporal stores of its own, where they took the target's ordinary
+// kernel and its ordinary stores before (computed in blocks and copied out
+// they had gained nothing, elementwise_plan.cc): 16M elements, one core, AMD
+// Zen 5 VM, API against the step-2 roofline with non-temporal stores (bench/),
+// three interleaved runs, all-bf16 0.57-0.62x -> 0.92-0.99x, all-f16
 // 0.61-0.70x -> 0.80-1.0x. (The targets' own all-16-bit kernels, such as
 // avx512_bf16's, serve contiguous runs only: step-2 runs reached the generic
 // kernels through them before as well.)
