@@ -123,19 +123,27 @@ void StridedRun(const void* grad, int64_t grad_stride, const void* self, int64_t
                            });
 }
 
+// -3 < self < 3 on a 16-bit float's bits (see SameHalfTypeRun): the
+// magnitude bits, the low 15, compared as integers with those of 3.0. Signed
+// lanes of 16 bits holding one value each, or of 32 bits holding a pair of
+// values, the one tested in the low half (the high half is masked off).
+template <class Half, class DI>
+HWY_INLINE auto SelfInsideWindow(DI di, hn::Vec<DI> self_bits) {
+  using Lane = hn::TFromD<DI>;
+  return hn::Lt(hn::And(self_bits, hn::Set(di, Lane{0x7FFF})),
+                hn::Set(di, static_cast<Lane>(WindowBits<Half>::kValue)));
+}
+
 // -3 < self < 3 for the even elements of a step-2 view of self, a mask of
 // float32 lanes. A 16-bit self is tested on its bits as loaded in pairs (the
-// even element is each 32-bit lane's low half; its magnitude bits, the low 15,
-// compared as integers with those of 3.0, as SelfInsideWindow does), so it
-// is never widened; float32 on its bits after ConcatEven.
+// even element is each 32-bit lane's low half), so it is never widened;
+// float32 on its bits after ConcatEven.
 template <class Self, class DF>
 HWY_INLINE auto Step2SelfInside(DF df, const typename Self::Storage* s) {
   if constexpr (std::is_same_v<Self, F16> || std::is_same_v<Self, Bf16>) {
     static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the even element is the low half of a pair");
     const hn::RebindToSigned<DF> di32;
-    const auto pairs = hn::LoadU(di32, reinterpret_cast<const int32_t*>(s));
-    return hn::RebindMask(df, hn::Lt(hn::And(pairs, hn::Set(di32, 0x7FFF)),
-                                     hn::Set(di32, static_cast<int32_t>(WindowBits<Self>::kValue))));
+    return hn::RebindMask(df, SelfInsideWindow<Self>(di32, hn::LoadU(di32, reinterpret_cast<const int32_t*>(s))));
   } else {
     return SelfInsideWindowF32(df, VectorIo<Self>::LoadEven(df, s));
   }
@@ -168,9 +176,9 @@ template <class Grad, class Self, class Promoted, class Out, bool kNonTemporal =
 void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, typename Out::Storage* o,
               int64_t count) {
   static_assert(kStep2InRegisters<Out>, "see kStep2InRegisters");
-  using OutT = typename Out::Storage;
   int64_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
+  using OutT = typename Out::Storage;
   const hn::ScalableTag<float> df;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   const auto result_of = [&](const typename Grad::Storage* g_at, const typename Self::Storage* s_at) {
@@ -216,6 +224,18 @@ void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, 
   if constexpr (kNonTemporal) hwy::FlushStream();  // weakly ordered: visible before the launch completes
 }
 
+// A run whose inputs are both step-2 views and whose out is dense goes
+// through Step2Run, and this says it did; any other run is left to the caller.
+template <class Grad, class Self, class Promoted, class Out, bool kNonTemporal = false>
+HWY_INLINE bool RanAsStep2(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
+                           int64_t out_stride, int64_t count) {
+  if (grad_stride != 2 || self_stride != 2 || out_stride != 1) return false;
+  Step2Run<Grad, Self, Promoted, Out, kNonTemporal>(static_cast<const typename Grad::Storage*>(grad),
+                                                    static_cast<const typename Self::Storage*>(self),
+                                                    static_cast<typename Out::Storage*>(out), count);
+  return true;
+}
+
 template <class Grad, class Self, class Promoted, class Out>
 void VectorRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
                int64_t out_stride, int64_t count) {
@@ -226,12 +246,7 @@ void VectorRun(const void* grad, int64_t grad_stride, const void* self, int64_t 
     return;
   }
   if constexpr (kStep2InRegisters<Out>) {
-    if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
-      Step2Run<Grad, Self, Promoted, Out>(static_cast<const typename Grad::Storage*>(grad),
-                                          static_cast<const typename Self::Storage*>(self),
-                                          static_cast<typename Out::Storage*>(out), count);
-      return;
-    }
+    if (RanAsStep2<Grad, Self, Promoted, Out>(grad, grad_stride, self, self_stride, out, out_stride, count)) return;
   }
   if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
     StridedRun<Grad, Self, Promoted, Out>(grad, grad_stride, self, self_stride, out, out_stride, count);
@@ -245,13 +260,6 @@ void VectorRun(const void* grad, int64_t grad_stride, const void* self, int64_t 
 template <class Grad, class Self, class Promoted, class Out>
 constexpr bool kEveryOperandOneHalfType = (std::is_same_v<Out, F16> || std::is_same_v<Out, Bf16>)&&std::is_same_v<
     Grad, Out> && std::is_same_v<Self, Out> && std::is_same_v<Promoted, Out>;
-
-// -3 < self < 3 on a 16-bit float's bits, int16 lanes (see SameHalfTypeRun).
-template <class Half, class DI16>
-HWY_INLINE auto SelfInsideWindow(DI16 di16, hn::Vec<DI16> self_bits) {
-  return hn::Lt(hn::And(self_bits, hn::Set(di16, 0x7FFF)),
-                hn::Set(di16, static_cast<int16_t>(WindowBits<Half>::kValue)));
-}
 
 // Every operand of one 16-bit float type (all f16 or all bf16), the usual case
 // for those dtypes. -3 < self < 3 is |self| < 3, and on a 16-bit float's bits
@@ -409,10 +417,8 @@ void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const
 template <class Grad, class Self, class Promoted>
 void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
                   int64_t out_stride, int64_t count) {
-  if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
-    Step2Run<Grad, Self, Promoted, F32, /*kNonTemporal=*/true>(static_cast<const typename Grad::Storage*>(grad),
-                                                                static_cast<const typename Self::Storage*>(self),
-                                                                static_cast<float*>(out), count);
+  if (RanAsStep2<Grad, Self, Promoted, F32, /*kNonTemporal=*/true>(grad, grad_stride, self, self_stride, out,
+                                                                      out_stride, count)) {
     return;
   }
   if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
@@ -452,10 +458,8 @@ void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64
 template <class Grad, class Self, class Promoted, class Out, HardsigmoidBackwardRunFn kKernel>
 void StreamingThroughBlockRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
                               void* out, int64_t out_stride, int64_t count) {
-  if (grad_stride == 2 && self_stride == 2 && out_stride == 1) {
-    Step2Run<Grad, Self, Promoted, Out, /*kNonTemporal=*/true>(static_cast<const typename Grad::Storage*>(grad),
-                                                                static_cast<const typename Self::Storage*>(self),
-                                                                static_cast<typename Out::Storage*>(out), count);
+  if (RanAsStep2<Grad, Self, Promoted, Out, /*kNonTemporal=*/true>(grad, grad_stride, self, self_stride, out,
+                                                                      out_stride, count)) {
     return;
   }
   if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
