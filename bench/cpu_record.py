@@ -3,8 +3,9 @@
 this CPU model: keyed by vendor, family, model and stepping, because under a hypervisor the model name is
 often just "Intel Xeon Processor" or "AMD EPYC". The file's head (what the CPU is) is rewritten from this
 machine; its sweep section for the same thread count is replaced, every other section kept; the rows of
-its Ratios table that came from a sweep at this thread count are replaced, the others (hand figures) kept.
-make_readme.py reads the Ratios tables of every file."""
+its Ratios table that came from a sweep at this thread count are replaced, the others (hand figures) kept;
+its "1-element call reference" section is written by the CPU's first sweep and never rewritten.
+make_readme.py reads the Ratios tables of every file; isa_sweep.py reads this CPU's call reference."""
 import argparse
 import csv
 import datetime
@@ -105,12 +106,38 @@ def split_sections(text):
     return sections
 
 
-def table_rows(body):
+CALL_REFERENCE_HEADING = "1-element call reference"
+CALL_REFERENCE_HEAD = ["case", "ns", "recorded"]
+
+
+def call_reference(path):
+    """{case: ns} from the "1-element call reference" section of a CPU's file (empty if it has none): what
+    issue 19's "a 1-element call stays within 1.1x of its recorded value on the same CPU" compares with."""
+    if not os.path.exists(path):
+        return {}
+    for heading, body in split_sections(open(path).read()):
+        if heading == CALL_REFERENCE_HEADING:
+            return {row[0]: float(row[1]) for row in table_rows(body, CALL_REFERENCE_HEAD)}
+    return {}
+
+
+def call_reference_section(calls_tsv, source):
+    """The section recording this sweep's 1-element calls as the CPU's reference (its first sweep)."""
+    with open(calls_tsv) as f:
+        rows = [[row["case"], "%.0f" % float(row["ns"]), source] for row in csv.DictReader(f, delimiter="\t")]
+    lines = ["", "The first sweep's 1-element calls on this CPU (default target, median over rounds), kept by "
+             "later sweeps: `bench/isa_sweep.py` checks that each stays within 1.1x of it (issue 19: \"a "
+             "1-element call stays within 1.1x of its recorded value on the same CPU\").", "",
+             "| " + " | ".join(CALL_REFERENCE_HEAD) + " |", "|" + "---|" * len(CALL_REFERENCE_HEAD)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows]) + "\n"
+
+
+def table_rows(body, head=None):
     rows = []
     for line in body.splitlines():
         if line.startswith("|") and not line.startswith("|---"):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if cells != RATIOS_HEAD:
+            if cells != (head or RATIOS_HEAD):
                 rows.append(cells)
     return rows
 
@@ -158,6 +185,9 @@ def main():
                              source + (", flagged" if row["flagged"] == "yes" else "")])
 
     kept, ratio_rows = [], []
+    calls_tsv = os.path.join(args.sweep, "calls.tsv")
+    if CALL_REFERENCE_HEADING not in [h for h, _ in sections] and os.path.exists(calls_tsv):
+        kept.append((CALL_REFERENCE_HEADING, call_reference_section(calls_tsv, source + ", %s thread(s)" % threads)))
     for heading, body in sections:
         if heading == sweep_heading:
             continue
