@@ -41,7 +41,9 @@ RunFn SelectVectorKernelWithBf16Instructions(aclDataType dtype) {
 }
 
 RunFn SelectStreamingKernelWithBf16Instructions(aclDataType dtype) {
-  if (dtype == ACL_BF16) return &StreamingRun<Bf16, &ContiguousBf16RunWithBf16Instructions>;
+  if (dtype == ACL_BF16) {
+    return &StreamingRun<Bf16, &ContiguousBf16RunWithBf16Instructions, &StreamingBf16RunWithBf16Instructions>;
+  }
   return SelectStreamingKernel(dtype);
 }
 #endif

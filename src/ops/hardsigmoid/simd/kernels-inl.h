@@ -118,73 +118,111 @@ HWY_INLINE hn::Vec<DF> HardsigmoidVector(DF df, hn::Vec<DF> self) {
   }
 }
 
+// The vector of results the contiguous loops store and the streaming loop
+// streams: the results of self's elements at s .. s + Lanes(D) - 1, by the
+// definition's arithmetic, in D's lanes (float, int32_t, or the 16-bit bits).
+// 32-bit types: a full vector. bf16 on x86: a full vector of bits, widened by
+// interleaving with zeros and narrowed by the matching pack (simd/convert-inl.h):
+// no lane-crossing zero-extension or pack-and-permute per half vector. f16, and
+// bf16 elsewhere: the bits of one float32 vector, half a vector (a whole one
+// would cost an extract and an insert with F16C, and an even/odd split
+// without the pack's lane order; non-temporal stores of half vectors still
+// fill whole lines, in order).
+template <class Type>
+struct DefinitionVectors {
+  static constexpr bool kFullHalves = std::is_same_v<Type, Bf16> && ACLCPU_SIMD_HAS_BF16_PAIRS;
+  using D = std::conditional_t<sizeof(typename Type::Storage) == 4 || kFullHalves,
+                               hn::ScalableTag<typename Type::Storage>, hn::Rebind<uint16_t, hn::ScalableTag<float>>>;
+  static HWY_INLINE hn::Vec<D> At(const typename Type::Storage* s) {
+    const D d;
+    if constexpr (std::is_same_v<Type, I32>) {
+      // 1 where self >= 3 (scalar_kernel.h), else 0: one compare and a select.
+      return hn::IfThenElseZero(hn::Gt(hn::LoadU(d, s), hn::Set(d, kFirstIntegerAtOne - 1)), hn::Set(d, 1));
+    } else if constexpr (std::is_same_v<Type, F32>) {
+      return HardsigmoidVector<Type>(d, hn::LoadU(d, s));
+    } else if constexpr (kFullHalves) {
+#if ACLCPU_SIMD_HAS_BF16_PAIRS
+      const hn::Repartition<float, D> df;
+      hn::Vec<decltype(df)> lo, hi;
+      shared::LoadBf16PairAsF32(d, s, lo, hi);
+      return shared::NarrowF32PairToBf16Bits(d, HardsigmoidVector<Type>(df, lo), HardsigmoidVector<Type>(df, hi));
+#endif
+    } else {
+      const hn::ScalableTag<float> df;
+      return shared::VectorIo<Type>::Narrow(df, HardsigmoidVector<Type>(df, shared::VectorIo<Type>::Load(df, s)));
+    }
+  }
+};
+
 // A contiguous run: full vectors, then the scalar tail.
 template <class Type>
 void ContiguousRun(const typename Type::Storage* s, typename Type::Storage* o, int64_t count) {
-  int64_t i = 0;
-  if constexpr (std::is_same_v<Type, I32>) {
-    // 1 where self >= 3 (scalar_kernel.h), else 0: one compare and a select.
-    const hn::ScalableTag<int32_t> di;
-    const auto below_one = hn::Set(di, kFirstIntegerAtOne - 1);
-    const auto one = hn::Set(di, 1);
-    i = shared::ForEachFullVector(i, count, static_cast<int64_t>(hn::Lanes(di)), [&](int64_t at) {
-      hn::StoreU(hn::IfThenElseZero(hn::Gt(hn::LoadU(di, s + at), below_one), one), di, o + at);
-    });
-  } else {
-#if ACLCPU_SIMD_HAS_BF16_PAIRS
-    if constexpr (std::is_same_v<Type, Bf16>) {
-      // x86: a full vector of bf16 a step, widened by interleaving with zeros
-      // and narrowed by the matching pack (simd/convert-inl.h): no lane-crossing
-      // zero-extension or pack-and-permute per half vector.
-      const hn::ScalableTag<uint16_t> du16;
-      const hn::Repartition<float, decltype(du16)> df;
-      i = shared::ForEachFullVector(i, count, static_cast<int64_t>(hn::Lanes(du16)), [&](int64_t at) {
-        hn::Vec<decltype(df)> lo, hi;
-        shared::LoadBf16PairAsF32(du16, s + at, lo, hi);
-        shared::StoreBf16PairFromF32(du16, HardsigmoidVector<Type>(df, lo), HardsigmoidVector<Type>(df, hi), o + at);
-      });
-    }
-#endif
+  using Vectors = DefinitionVectors<Type>;
+  using D = typename Vectors::D;
+  int64_t i = shared::ForEachFullVector(int64_t{0}, count, static_cast<int64_t>(hn::Lanes(D())), [&](int64_t at) {
+    hn::StoreU(Vectors::At(s + at), D(), o + at);
+  });
+  if constexpr (Vectors::kFullHalves) {
+    // What is left, by float32 vectors.
     const hn::ScalableTag<float> df;
     i = shared::ForEachFullVector(i, count, static_cast<int64_t>(hn::Lanes(df)), [&](int64_t at) {
-      shared::VectorIo<Type>::Store(df, HardsigmoidVector<Type>(df, shared::VectorIo<Type>::Load(df, s + at)), o + at);
+      shared::VectorIo<Type>::Store(df, HardsigmoidVector<Type>(df, shared::VectorIo<Type>::Load(df, s + at)),
+                                    o + at);
     });
   }
   ScalarRun<Type>(s + i, 1, o + i, 1, count - i);
 }
 
 #if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
-// The avx512_bf16 target's contiguous bf16 run (simd/targets.h): the same
-// float32 arithmetic, narrowed by VCVTNE2PS2BF16, which rounds two float32
-// vectors to bf16 in one instruction (to nearest even; a NaN quieted with its
-// sign and top payload bits, as our conversion does) where the exact integer
-// narrowing of simd/convert-inl.h is about half of a vector's instructions.
+// The avx512_bf16 target's bf16 vectors (simd/targets.h): the same float32
+// arithmetic, narrowed by VCVTNE2PS2BF16, which rounds two float32 vectors to
+// bf16 in one instruction (to nearest even; a NaN quieted with its sign and
+// top payload bits, as our conversion does) where the exact integer narrowing
+// of simd/convert-inl.h is about half of a vector's instructions.
 // Where the instruction differs from our conversion: it takes subnormal
 // float32 inputs for zero. No result here is one: each is 0, NaN, or within
 // an ulp or so of (self + 3) / 6 with self + 3 at least 2^-6 (the spacing of
 // bf16 values near -3), so about 2^-6 / 6 or more, far above float32's
 // subnormal range (at self = -3 exactly the multiply-add is a tiny negative
 // value, clamped to 0 first; self's own subnormals only move the result off
-// 0.5). The kernel tests run every one of the
-// 65,536 bf16 patterns through this loop and compare with the scalar division.
+// 0.5). The kernel tests run every one of the 65,536 bf16 patterns through
+// both kernels below and compare with the scalar division.
 // The two halves of 32 bf16 are widened in order, so the instruction's
 // [first operand's | second operand's] packing is already the element order.
+// A function without the instruction's target attribute cannot inline one
+// with it, so the two loops are written out here rather than passed to
+// ForEachFullVector and shared::StreamVectors as lambdas.
+ACLCPU_AVX512_BF16_ATTR inline __m512i Bf16InstructionVector(const uint16_t* s) {
+  const hn::ScalableTag<float> df;
+  const auto lower = HardsigmoidVector<Bf16>(df, shared::LoadBf16AsF32(df, s));
+  const auto upper = HardsigmoidVector<Bf16>(df, shared::LoadBf16AsF32(df, s + hn::Lanes(df)));
+  return reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(upper.raw, lower.raw));
+}
+
 ACLCPU_AVX512_BF16_ATTR inline void ContiguousBf16RunWithBf16Instructions(const uint16_t* s, uint16_t* o,
                                                                            int64_t count) {
-  const hn::ScalableTag<float> df;
   constexpr int64_t kLanes16 = 32;
   int64_t i = 0;
-  for (; i + kLanes16 <= count; i += kLanes16) {
-    const auto lower = HardsigmoidVector<Bf16>(df, shared::LoadBf16AsF32(df, s + i));
-    const auto upper = HardsigmoidVector<Bf16>(df, shared::LoadBf16AsF32(df, s + i + kLanes16 / 2));
-    _mm512_storeu_si512(o + i, reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(upper.raw, lower.raw)));
-  }
+  for (; i + kLanes16 <= count; i += kLanes16) _mm512_storeu_si512(o + i, Bf16InstructionVector(s + i));
   ContiguousRun<Bf16>(s + i, o + i, count - i);
+}
+
+// Streamed from registers, in shared::StreamVectors' order (the elements up to
+// out's alignment and the tail by the ordinary kernel).
+ACLCPU_AVX512_BF16_ATTR inline void StreamingBf16RunWithBf16Instructions(const uint16_t* s, uint16_t* o,
+                                                                          int64_t count) {
+  constexpr int64_t kLanes16 = 32;
+  const int64_t head = shared::ElementsBeforeAlignment(o, sizeof(uint16_t), 64, count);
+  ContiguousBf16RunWithBf16Instructions(s, o, head);
+  int64_t i = head;
+  for (; i + kLanes16 <= count; i += kLanes16) _mm512_stream_si512(reinterpret_cast<__m512i*>(o + i), Bf16InstructionVector(s + i));
+  ContiguousBf16RunWithBf16Instructions(s + i, o + i, count - i);
+  hwy::FlushStream();
 }
 #endif
 
-// The contiguous run a kernel uses: ContiguousRun, or a target's own for one
-// dtype (above).
+// The contiguous runs a kernel uses: ContiguousRun and ContiguousStreamingRun
+// (below), or a target's own pair for one dtype (above).
 template <class Type>
 using ContiguousRunFn = void (*)(const typename Type::Storage*, typename Type::Storage*, int64_t);
 
@@ -204,18 +242,25 @@ void VectorRun(const void* self, int64_t self_stride, void* out, int64_t out_str
                             });
 }
 
-// The same with non-temporal stores for contiguous outputs far beyond the
-// last-level cache; other runs take VectorRun.
-template <class Type, ContiguousRunFn<Type> kContiguousRun = &ContiguousRun<Type>>
+// The definition's vectors streamed from registers (shared::StreamVectors).
+template <class Type>
+void ContiguousStreamingRun(const typename Type::Storage* s, typename Type::Storage* o, int64_t count) {
+  shared::StreamVectors(
+      typename DefinitionVectors<Type>::D(), o, count, [s](int64_t i) { return DefinitionVectors<Type>::At(s + i); },
+      [s, o](int64_t start, int64_t length) { ContiguousRun<Type>(s + start, o + start, length); });
+}
+
+// Non-temporal stores for contiguous outputs far beyond the last-level cache;
+// other runs take VectorRun.
+template <class Type, ContiguousRunFn<Type> kContiguousRun = &ContiguousRun<Type>,
+          ContiguousRunFn<Type> kStreamingRun = &ContiguousStreamingRun<Type>>
 void StreamingRun(const void* self, int64_t self_stride, void* out, int64_t out_stride, int64_t count) {
   using T = typename Type::Storage;
   if (self_stride != 1 || out_stride != 1) {
     VectorRun<Type, kContiguousRun>(self, self_stride, out, out_stride, count);
     return;
   }
-  const T* s = static_cast<const T*>(self);
-  shared::StreamThroughBlocks(static_cast<T*>(out), count,
-                      [&](int64_t start, int64_t length, T* dst) { kContiguousRun(s + start, dst, length); });
+  kStreamingRun(static_cast<const T*>(self), static_cast<T*>(out), count);
 }
 
 // The forward op on a transposed plane's 16-bit values, for the shared block
