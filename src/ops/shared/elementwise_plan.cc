@@ -21,7 +21,8 @@ namespace {
 // copied out gained nothing there; stored non-temporally by the step-2 kernel
 // itself, whole vectors at a time, they gain: all-bf16 16M one thread against
 // the step-2 roofline 0.57-0.62 -> 0.92-0.99, see the backward op's
-// StreamingThroughBlockRun.)
+// StreamingRun. Every contiguous run is now streamed from registers as well:
+// ops/shared/simd/element_io-inl.h's StreamVectors.)
 // The bar is every view together at 48 MiB, 1.5x a 32 MiB L3 (this machine's; a
 // server part's per-die L3 is of that order). Not derived from sysconf: inside
 // VMs it reports the host's whole L3 (320 MiB here).

@@ -21,7 +21,7 @@ ACLCPU_DEFINE_KERNELS_FOR_GRAD(Bf16)
 // nearest even and quieting NaNs as our conversion does. But it treats
 // subnormal inputs as zero (the pitfall of using it naively): a vector with any
 // subnormal product (bf16 has float32's exponent range, so only a subnormal
-// float32 can give a subnormal bf16) is left to SameHalfTypeRun.
+// float32 can give a subnormal bf16) takes SameHalfTypeVector's arithmetic.
 // Lanes: a vector of 32 bf16 is read as 16 float32 lanes of its even elements
 // (shifted up) and 16 of its odd ones (already the upper halves); the
 // instruction packs them as [even | odd], and one word permute, zeroing the
@@ -33,37 +33,41 @@ ACLCPU_DEFINE_KERNELS_FOR_GRAD(Bf16)
 // vector uops and the word permute 2 (measured), ~15 per 32 elements on the two
 // ports that run 512-bit work. Those CPUs have the avx512_fp16 target, whose
 // all-bf16 kernel (below) uses neither.
+// Its callers carry the instruction's target attribute (a function without it
+// cannot inline one with it), so its two loops are written out below.
+ACLCPU_AVX512_BF16_ATTR inline __m512i SameBf16VectorWithBf16Instructions(const uint16_t* g, const uint16_t* s) {
+  // Result word k is element k: packed word k / 2 (even k) or 16 + k / 2 (odd).
+  alignas(64) static constexpr uint16_t kInterleave[32] = {0,  16, 1,  17, 2,  18, 3,  19, 4,  20, 5,
+                                                           21, 6,  22, 7,  23, 8,  24, 9,  25, 10, 26,
+                                                           11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
+  const __m512 one_sixth = _mm512_set1_ps(kOneSixth);
+  constexpr int kDenormal = 0x20;  // VFPCLASSPS category bit
+  const __m512i grad_bits = _mm512_loadu_si512(g);
+  const __m512i self_bits = _mm512_loadu_si512(s);
+  const __mmask32 inside = _mm512_cmplt_epi16_mask(_mm512_and_si512(self_bits, _mm512_set1_epi16(0x7FFF)),
+                                                   _mm512_set1_epi16(static_cast<int16_t>(WindowBits<Bf16>::kValue)));
+  const __m512 even = _mm512_mul_ps(_mm512_castsi512_ps(_mm512_slli_epi32(grad_bits, 16)), one_sixth);
+  const __m512 odd = _mm512_mul_ps(
+      _mm512_castsi512_ps(_mm512_and_si512(grad_bits, _mm512_set1_epi32(static_cast<int32_t>(0xFFFF0000u)))),
+      one_sixth);
+  // KORTEST tests both masks in one instruction; OR-ing them as integers
+  // took two mask-to-register moves on the two vector ports this loop is
+  // bound by (a copy of this loop, 64K, one core, interleaved runs: 69 ->
+  // 72 GB/s).
+  if (HWY_UNLIKELY(!_kortestz_mask16_u8(_mm512_fpclass_ps_mask(even, kDenormal),
+                                        _mm512_fpclass_ps_mask(odd, kDenormal)))) {
+    return SameHalfTypeVector<Bf16>(g, s).raw;
+  }
+  const __m512i packed = reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(odd, even));
+  return _mm512_maskz_permutexvar_epi16(inside, _mm512_load_si512(kInterleave), packed);
+}
+
 ACLCPU_AVX512_BF16_ATTR void SameBf16RunWithBf16Instructions(const uint16_t* g, const uint16_t* s, uint16_t* o,
                                                               int64_t count) {
   constexpr int64_t kLanes16 = 32;
-  // Result word k is element k: packed word k / 2 (even k) or 16 + k / 2 (odd).
-  alignas(64) static constexpr uint16_t kInterleave[kLanes16] = {0,  16, 1,  17, 2,  18, 3,  19, 4,  20, 5,
-                                                                 21, 6,  22, 7,  23, 8,  24, 9,  25, 10, 26,
-                                                                 11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
-  const __m512i interleave = _mm512_load_si512(kInterleave);
-  const __m512i magnitude_bits = _mm512_set1_epi16(0x7FFF);
-  const __m512i window_bits = _mm512_set1_epi16(static_cast<int16_t>(WindowBits<Bf16>::kValue));
-  const __m512i upper_halves = _mm512_set1_epi32(static_cast<int32_t>(0xFFFF0000u));
-  const __m512 one_sixth = _mm512_set1_ps(kOneSixth);
-  constexpr int kDenormal = 0x20;  // VFPCLASSPS category bit
   int64_t i = 0;
   for (; i + kLanes16 <= count; i += kLanes16) {
-    const __m512i grad_bits = _mm512_loadu_si512(g + i);
-    const __m512i self_bits = _mm512_loadu_si512(s + i);
-    const __mmask32 inside = _mm512_cmplt_epi16_mask(_mm512_and_si512(self_bits, magnitude_bits), window_bits);
-    const __m512 even = _mm512_mul_ps(_mm512_castsi512_ps(_mm512_slli_epi32(grad_bits, 16)), one_sixth);
-    const __m512 odd = _mm512_mul_ps(_mm512_castsi512_ps(_mm512_and_si512(grad_bits, upper_halves)), one_sixth);
-    // KORTEST tests both masks in one instruction; OR-ing them as integers
-    // took two mask-to-register moves on the two vector ports this loop is
-    // bound by (a copy of this loop, 64K, one core, interleaved runs: 69 ->
-    // 72 GB/s).
-    if (HWY_UNLIKELY(!_kortestz_mask16_u8(_mm512_fpclass_ps_mask(even, kDenormal),
-                                          _mm512_fpclass_ps_mask(odd, kDenormal)))) {
-      SameHalfTypeRun<Bf16>(g + i, s + i, o + i, kLanes16);
-      continue;
-    }
-    const __m512i packed = reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(odd, even));
-    _mm512_storeu_si512(o + i, _mm512_maskz_permutexvar_epi16(inside, interleave, packed));
+    _mm512_storeu_si512(o + i, SameBf16VectorWithBf16Instructions(g + i, s + i));
   }
   ContiguousRun<Bf16, Bf16, Bf16, Bf16>(g + i, s + i, o + i, count - i);
 }
@@ -78,11 +82,30 @@ void VectorRunWithBf16Instructions(const void* grad, int64_t grad_stride, const 
   VectorRun<Bf16, Bf16, Bf16, Bf16>(grad, grad_stride, self, self_stride, out, out_stride, count);
 }
 
-// Streamed out through blocks in L1, like the other 16-bit outputs.
+// Streamed from registers, in StreamVectors' order (the elements up to out's
+// alignment and the tail by the ordinary kernel); other layouts as
+// StreamingRun takes them.
+ACLCPU_AVX512_BF16_ATTR void SameBf16StreamingRunWithBf16Instructions(const uint16_t* g, const uint16_t* s,
+                                                                       uint16_t* o, int64_t count) {
+  constexpr int64_t kLanes16 = 32;
+  const int64_t head = ElementsBeforeAlignment(o, sizeof(uint16_t), 64, count);
+  SameBf16RunWithBf16Instructions(g, s, o, head);
+  int64_t i = head;
+  for (; i + kLanes16 <= count; i += kLanes16) {
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(o + i), SameBf16VectorWithBf16Instructions(g + i, s + i));
+  }
+  SameBf16RunWithBf16Instructions(g + i, s + i, o + i, count - i);
+  hwy::FlushStream();
+}
+
 void StreamingRunWithBf16Instructions(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
                                       void* out, int64_t out_stride, int64_t count) {
-  StreamingThroughBlockRun<Bf16, Bf16, Bf16, Bf16, &VectorRunWithBf16Instructions>(
-      grad, grad_stride, self, self_stride, out, out_stride, count);
+  if (grad_stride == 1 && self_stride == 1 && out_stride == 1) {
+    SameBf16StreamingRunWithBf16Instructions(static_cast<const uint16_t*>(grad), static_cast<const uint16_t*>(self),
+                                             static_cast<uint16_t*>(out), count);
+    return;
+  }
+  StreamingRun<Bf16, Bf16, Bf16, Bf16>(grad, grad_stride, self, self_stride, out, out_stride, count);
 }
 #endif  // HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
 
@@ -203,7 +226,8 @@ void VectorRunWithMantissaTable(const void* grad, int64_t grad_stride, const voi
   VectorRun<Bf16, Bf16, Bf16, Bf16>(grad, grad_stride, self, self_stride, out, out_stride, count);
 }
 
-// Streamed out through blocks in L1, like the other 16-bit outputs.
+// Streamed out through blocks in L1 (StreamingThroughBlockRun: the other
+// targets stream from registers, a form this one has not been tested in).
 void StreamingRunWithMantissaTable(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
                                    void* out, int64_t out_stride, int64_t count) {
   StreamingThroughBlockRun<Bf16, Bf16, Bf16, Bf16, &VectorRunWithMantissaTable>(grad, grad_stride, self,

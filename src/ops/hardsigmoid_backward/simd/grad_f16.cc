@@ -79,7 +79,8 @@ void VectorRunWithFp16Instructions(const void* grad, int64_t grad_stride, const 
   VectorRun<F16, F16, F16, F16>(grad, grad_stride, self, self_stride, out, out_stride, count);
 }
 
-// Streamed out through blocks in L1, like the other 16-bit outputs.
+// Streamed out through blocks in L1 (StreamingThroughBlockRun: the other
+// targets stream from registers, a form this one has not been tested in).
 void StreamingRunWithFp16Instructions(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
                                       void* out, int64_t out_stride, int64_t count) {
   StreamingThroughBlockRun<F16, F16, F16, F16, &VectorRunWithFp16Instructions>(grad, grad_stride, self,

@@ -54,6 +54,7 @@ using aclcpu::HWY_NAMESPACE::KeepLoadUnmasked;
 using aclcpu::HWY_NAMESPACE::RunSharedTransposedPlane;
 using aclcpu::HWY_NAMESPACE::SharedTileInput;
 using aclcpu::HWY_NAMESPACE::StreamThroughBlocks;
+using aclcpu::HWY_NAMESPACE::StreamVectors;
 using aclcpu::HWY_NAMESPACE::StridedInput;
 using aclcpu::HWY_NAMESPACE::VectorIo;
 
@@ -268,65 +269,77 @@ constexpr bool kEveryOperandOneHalfType = (std::is_same_v<Out, F16> || std::is_s
 // float compares; -0 and subnormals pass. So self is never widened: a full
 // vector of it is tested as int16 lanes; grad is widened to two float32
 // vectors, scaled, and narrowed back (both exact conversions, convert-inl.h);
-// the mask then zeroes the 16-bit results (+0.0 is all zero bits). Returns how
-// many elements it did (whole vectors of 16-bit lanes). Kernel alone, one core,
-// 64K-1M elements: f16 55 -> 75-78 GB/s, bf16 40-45 -> 56 GB/s.
+// the mask then zeroes the 16-bit results (+0.0 is all zero bits). Kernel
+// alone, one core, 64K-1M elements: f16 55 -> 75-78 GB/s, bf16 40-45 -> 56
+// GB/s. SameHalfTypeVector is one full vector of results, at g and s;
+// SameHalfTypeRun stores them for whole vectors of a run and returns how many
+// elements it did.
+#if HWY_TARGET != HWY_SCALAR
 template <class Half>
-int64_t SameHalfTypeRun(const uint16_t* g, const uint16_t* s, uint16_t* o, int64_t count) {
-#if HWY_TARGET == HWY_SCALAR
-  (void)g, (void)s, (void)o, (void)count;
-  return 0;
-#else
+HWY_INLINE hn::Vec<hn::ScalableTag<uint16_t>> SameHalfTypeVector(const uint16_t* g, const uint16_t* s) {
   const hn::ScalableTag<int16_t> di16;
   const hn::RebindToUnsigned<decltype(di16)> du16;
   const hn::Repartition<float, decltype(du16)> df;  // half as many lanes
-  const int64_t lanes16 = static_cast<int64_t>(hn::Lanes(du16));
   const auto one_sixth = hn::Set(df, kOneSixth);
-  int64_t i = 0;
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  if constexpr (std::is_same_v<Half, F16>) {
-    // AVX-512, f16: one float32 vector of elements a step. The window test on
-    // half a vector of self's bits yields the 16-lane mask the float32 multiply
-    // takes as it is, so no mask splitting, combine or 16-bit select follows
-    // (kernel alone, one core, 64K-1M: 75-78 GB/s with the full-vector loop
-    // below, 85-89 with the 32-lane mask split in halves, 87-97 this way).
-    const hn::Rebind<int16_t, decltype(df)> di16_half;
-    const hn::Rebind<uint16_t, decltype(df)> du16_half;
+  const auto self_bits = hn::BitCast(di16, hn::LoadU(du16, s));
+  const auto inside = hn::RebindMask(du16, SelfInsideWindow<Half>(di16, self_bits));
+  hn::Vec<decltype(du16)> scaled;
+  if constexpr (std::is_same_v<Half, Bf16>) {
+#if ACLCPU_SIMD_HAS_BF16_PAIRS
+    // Widened by zero interleaving, narrowed by the matching pack: no lane
+    // crossing (convert-inl.h).
+    hn::Vec<decltype(df)> lo, hi;
+    LoadBf16PairAsF32(du16, g, lo, hi);
+    scaled = NarrowF32PairToBf16Bits(du16, hn::Mul(lo, one_sixth), hn::Mul(hi, one_sixth));
+#else
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-    for (; i + lanes <= count; i += lanes) {
-      const auto self_bits = hn::BitCast(di16_half, hn::LoadU(du16_half, s + i));
-      const hn::Mask512<float> inside{SelfInsideWindow<Half>(di16_half, self_bits).raw};
-      const auto scaled = hn::IfThenElseZero(inside, hn::Mul(LoadF16AsF32(df, g + i), one_sixth));
-      hn::StoreU(F32ToF16Bits(df, scaled), du16_half, o + i);
-    }
+    scaled = hn::Combine(du16, F32ToBf16Bits(df, hn::Mul(LoadBf16AsF32(df, g + lanes), one_sixth)),
+                         F32ToBf16Bits(df, hn::Mul(LoadBf16AsF32(df, g), one_sixth)));
+#endif
+  } else {
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    scaled = hn::Combine(du16, F32ToF16Bits(df, hn::Mul(LoadF16AsF32(df, g + lanes), one_sixth)),
+                         F32ToF16Bits(df, hn::Mul(LoadF16AsF32(df, g), one_sixth)));
+  }
+  return hn::IfThenElseZero(inside, scaled);
+}
+
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// AVX-512, f16: one float32 vector of elements a step, half a vector of
+// results. The window test on half a vector of self's bits yields the 16-lane
+// mask the float32 multiply takes as it is, so no mask splitting, combine or
+// 16-bit select follows (kernel alone, one core, 64K-1M: 75-78 GB/s with full
+// vectors, 85-89 with the 32-lane mask split in halves, 87-97 this way).
+using F16HalfVectorTag = hn::Rebind<uint16_t, hn::ScalableTag<float>>;
+HWY_INLINE hn::Vec<F16HalfVectorTag> SameF16HalfVector(const uint16_t* g, const uint16_t* s) {
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<int16_t, decltype(df)> di16_half;
+  const F16HalfVectorTag du16_half;
+  const auto self_bits = hn::BitCast(di16_half, hn::LoadU(du16_half, s));
+  const hn::Mask512<float> inside{SelfInsideWindow<F16>(di16_half, self_bits).raw};
+  return F32ToF16Bits(df, hn::IfThenElseZero(inside, hn::Mul(LoadF16AsF32(df, g), hn::Set(df, kOneSixth))));
+}
+#endif
+#endif  // HWY_TARGET != HWY_SCALAR
+
+template <class Half>
+int64_t SameHalfTypeRun(const uint16_t* g, const uint16_t* s, uint16_t* o, int64_t count) {
+  int64_t i = 0;
+#if HWY_TARGET == HWY_SCALAR
+  (void)g, (void)s, (void)o, (void)count;
+#elif HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  if constexpr (std::is_same_v<Half, F16>) {
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(F16HalfVectorTag()));
+    for (; i + lanes <= count; i += lanes) hn::StoreU(SameF16HalfVector(g + i, s + i), F16HalfVectorTag(), o + i);
     return i;
   }
 #endif
-  for (; i + lanes16 <= count; i += lanes16) {
-    const auto self_bits = hn::BitCast(di16, hn::LoadU(du16, s + i));
-    const auto inside = hn::RebindMask(du16, SelfInsideWindow<Half>(di16, self_bits));
-    hn::Vec<decltype(du16)> scaled;
-    if constexpr (std::is_same_v<Half, Bf16>) {
-#if ACLCPU_SIMD_HAS_BF16_PAIRS
-      // Widened by zero interleaving, narrowed by the matching pack: no lane
-      // crossing (convert-inl.h).
-      hn::Vec<decltype(df)> lo, hi;
-      LoadBf16PairAsF32(du16, g + i, lo, hi);
-      scaled = NarrowF32PairToBf16Bits(du16, hn::Mul(lo, one_sixth), hn::Mul(hi, one_sixth));
-#else
-      const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-      scaled = hn::Combine(du16, F32ToBf16Bits(df, hn::Mul(LoadBf16AsF32(df, g + i + lanes), one_sixth)),
-                           F32ToBf16Bits(df, hn::Mul(LoadBf16AsF32(df, g + i), one_sixth)));
+#if HWY_TARGET != HWY_SCALAR
+  const hn::ScalableTag<uint16_t> du16;
+  const int64_t lanes16 = static_cast<int64_t>(hn::Lanes(du16));
+  for (; i + lanes16 <= count; i += lanes16) hn::StoreU(SameHalfTypeVector<Half>(g + i, s + i), du16, o + i);
 #endif
-    } else {
-      const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-      scaled = hn::Combine(du16, F32ToF16Bits(df, hn::Mul(LoadF16AsF32(df, g + i + lanes), one_sixth)),
-                           F32ToF16Bits(df, hn::Mul(LoadF16AsF32(df, g + i), one_sixth)));
-    }
-    hn::StoreU(hn::IfThenElseZero(inside, scaled), du16, o + i);
-  }
   return i;
-#endif
 }
 
 template <class Grad, class Self, class Promoted, class Out>
@@ -408,53 +421,70 @@ void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const
   }
 }
 
-// The same for float32 outputs far larger than the last-level cache, with
-// non-temporal stores: they skip reading each output line before overwriting it
-// (a third of the DRAM traffic of a contiguous launch, a sixth of a step-2 one)
-// and keep the inputs' lines in cache. Stores need vector-aligned addresses, so
-// the first elements up to alignment go through the scalar path. Runs of other
-// strides take the ordinary kernels.
-template <class Grad, class Self, class Promoted>
+// Contiguous runs far larger than the last-level cache, with non-temporal
+// stores: they skip reading each output line before overwriting it (a third
+// of the DRAM traffic of a contiguous launch, a sixth of a step-2 one) and
+// keep the inputs' lines in cache. Each vector of results is streamed from
+// registers as it is computed (StreamVectors; the elements up to out's
+// alignment and the tail go through ContiguousRun). Step-2 inputs take
+// Step2Run with non-temporal stores of its own; runs of other strides take the
+// ordinary kernels. A 16-bit out is streamed a whole vector of its bits at a
+// time (two float32 vectors of results), or for every operand f16 on AVX-512
+// half of one (SameHalfTypeRun's loop there). Computing 16-bit results in
+// blocks into L1 and copying them out, as before: every operand f16, 16M
+// elements, one core, AMD Zen 5 VM, API against the bench's non-temporal
+// roofline, old and new libraries alternated, 0.72-0.89x -> 0.97-1.03x.
+// (Step-2 runs with a 16-bit out, before they took Step2Run, gained nothing
+// from the blocks: 16M, one core, same VM, all-bf16 0.57-0.62x -> 0.92-0.99x
+// with Step2Run's own non-temporal stores, all-f16 0.61-0.70x -> 0.80-1.0x.)
+template <class Grad, class Self, class Promoted, class Out>
 void StreamingRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride, void* out,
                   int64_t out_stride, int64_t count) {
-  if (RanAsStep2<Grad, Self, Promoted, F32, /*kNonTemporal=*/true>(grad, grad_stride, self, self_stride, out,
+  if (RanAsStep2<Grad, Self, Promoted, Out, /*kNonTemporal=*/true>(grad, grad_stride, self, self_stride, out,
                                                                       out_stride, count)) {
     return;
   }
   if (grad_stride != 1 || self_stride != 1 || out_stride != 1) {
-    VectorRun<Grad, Self, Promoted, F32>(grad, grad_stride, self, self_stride, out, out_stride, count);
+    VectorRun<Grad, Self, Promoted, Out>(grad, grad_stride, self, self_stride, out, out_stride, count);
     return;
   }
-  const hn::ScalableTag<float> df;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   const auto* g = static_cast<const typename Grad::Storage*>(grad);
   const auto* s = static_cast<const typename Self::Storage*>(self);
-  auto* o = static_cast<float*>(out);
-  const int64_t head = ElementsBeforeAlignment(o, sizeof(float), lanes * static_cast<int64_t>(sizeof(float)), count);
-  ScalarRun<Grad, Self, Promoted, F32>(g, 1, s, 1, o, 1, head);
-  int64_t i = head;
-  for (; i + lanes <= count; i += lanes) {
-    hn::Stream(ComputeVector<Grad, Self, Promoted, F32>(df, g + i, s + i), df, o + i);
+  auto* o = static_cast<typename Out::Storage*>(out);
+  const auto run = [g, s, o](int64_t start, int64_t length) {
+    ContiguousRun<Grad, Self, Promoted, Out>(g + start, s + start, o + start, length);
+  };
+#if HWY_TARGET == HWY_SCALAR
+  run(0, count);  // one lane: nothing to stream
+#else
+  const hn::ScalableTag<float> df;
+  if constexpr (std::is_same_v<Out, F32>) {
+    StreamVectors(df, o, count, [&](int64_t i) { return ComputeVector<Grad, Self, Promoted, Out>(df, g + i, s + i); },
+                  run);
+  } else if constexpr (kEveryOperandOneHalfType<Grad, Self, Promoted, Out>) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    if constexpr (std::is_same_v<Out, F16>) {
+      StreamVectors(F16HalfVectorTag(), o, count, [&](int64_t i) { return SameF16HalfVector(g + i, s + i); }, run);
+      return;
+    }
+#endif
+    StreamVectors(hn::ScalableTag<uint16_t>(), o, count,
+                  [&](int64_t i) { return SameHalfTypeVector<Out>(g + i, s + i); }, run);
+  } else {
+    const hn::Repartition<uint16_t, decltype(df)> du16;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    StreamVectors(du16, o, count, [&](int64_t i) {
+      const auto lower = ComputeVector<Grad, Self, Promoted, Out>(df, g + i, s + i);
+      const auto upper = ComputeVector<Grad, Self, Promoted, Out>(df, g + i + lanes, s + i + lanes);
+      return hn::Combine(du16, VectorIo<Out>::Narrow(df, upper), VectorIo<Out>::Narrow(df, lower));
+    }, run);
   }
-  ScalarRun<Grad, Self, Promoted, F32>(g + i, 1, s + i, 1, o + i, 1, count - i);
-  // Non-temporal stores are weakly ordered: make them visible before the
-  // launch is reported complete.
-  hwy::FlushStream();
+#endif
 }
 
-// The same for f16 and bf16 outputs: each block of results is computed by the
-// target's contiguous kernel (kKernel, exact as ever) into a buffer in L1, then
-// copied out with non-temporal stores. An all-16-bit launch moves 6 bytes an
-// element and the read of each output line before it is overwritten adds 2;
-// the copy through L1 costs little next to that. Step-2 inputs take Step2Run
-// with non-temporal stores of its own, where they took the target's ordinary
-// kernel and its ordinary stores before (computed in blocks and copied out
-// they had gained nothing, elementwise_plan.cc): 16M elements, one core, AMD
-// Zen 5 VM, API against the step-2 roofline with non-temporal stores (bench/),
-// three interleaved runs, all-bf16 0.57-0.62x -> 0.92-0.99x, all-f16
-// 0.61-0.70x -> 0.80-1.0x. (The targets' own all-16-bit kernels, such as
-// avx512_bf16's, serve contiguous runs only: step-2 runs reached the generic
-// kernels through them before as well.)
+// The same through blocks (StreamThroughBlocks), for a target's own 16-bit
+// kernel that only comes as whole runs, kKernel: the avx512_fp16 target's,
+// whose CPUs are not at hand to measure or test a streaming form on.
 template <class Grad, class Self, class Promoted, class Out, HardsigmoidBackwardRunFn kKernel>
 void StreamingThroughBlockRun(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,
                               void* out, int64_t out_stride, int64_t count) {
@@ -497,9 +527,9 @@ HardsigmoidBackwardRunFn SelectStreamingKernelForGrad(aclDataType self, aclDataT
     return WithComputeType(promoted, [&](auto p) -> HardsigmoidBackwardRunFn {
       using S = decltype(s);
       using P = decltype(p);
-      if (out == ACL_FLOAT) return &StreamingRun<Grad, S, P>;
-      if (out == ACL_FLOAT16) return &StreamingThroughBlockRun<Grad, S, P, F16, &VectorRun<Grad, S, P, F16>>;
-      return &StreamingThroughBlockRun<Grad, S, P, Bf16, &VectorRun<Grad, S, P, Bf16>>;
+      if (out == ACL_FLOAT) return &StreamingRun<Grad, S, P, F32>;
+      if (out == ACL_FLOAT16) return &StreamingRun<Grad, S, P, F16>;
+      return &StreamingRun<Grad, S, P, Bf16>;
     });
   });
 }

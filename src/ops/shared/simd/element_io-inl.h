@@ -263,11 +263,12 @@ inline int64_t ElementsBeforeAlignment(const void* out, int64_t element_bytes, i
 // computes the elements before out's first vector-aligned address and the last
 // partial vector; each full vector between is vector_at(i), out's elements
 // [i, i + Lanes(d)) in d's lanes, streamed as soon as it is computed. Why not
-// blocks computed into L1 and copied out (StreamThroughBlocks, below): a
-// forward f32 launch of 16M elements, one core, AMD Zen 5 VM, API against the
-// bench's non-temporal roofline of the same traffic, old and new libraries
-// alternated: 0.59-0.89x through 4 KiB blocks (two modes, 3.1-3.3 or ~5 ms a
-// call), 0.95-1.03x from registers.
+// blocks computed into L1 and copied out (StreamThroughBlocks, below): 16M
+// elements, one core, AMD Zen 5 VM, API against the bench's non-temporal
+// roofline of the same traffic, old and new libraries alternated, forward f32
+// 0.59-0.89x through 4 KiB blocks (two modes, 3.1-3.3 or ~5 ms a call),
+// 0.95-1.03x from registers; backward, every operand f16, 0.81-0.82x ->
+// 0.95-0.99x, every operand bf16 0.74-0.77x -> 0.94-0.95x.
 template <class D, class VectorAt, class Run>
 HWY_INLINE void StreamVectors(D d, hn::TFromD<D>* o, int64_t count, VectorAt&& vector_at, Run&& run) {
   using T = hn::TFromD<D>;
@@ -294,11 +295,12 @@ HWY_INLINE void StreamVectors(D d, hn::TFromD<D>* o, int64_t count, VectorAt&& v
   hwy::FlushStream();  // weakly ordered: visible before the launch is reported complete
 }
 
-// The same through blocks, for kernels that only come as whole runs. Each block of
-// results is computed by kernel(start, length, dst) (the operator's ordinary
-// contiguous kernel, exact as ever) into a 4 KiB buffer in L1, then copied out
-// with non-temporal vector stores; the elements before the first vector-aligned
-// address, and the last partial block, are computed straight into out.
+// The same through blocks, for kernels that only come as whole runs (the
+// backward op's avx512_fp16 kernels, untested here in a vector-at-a-time
+// form). Each block of results is computed by kernel(start, length, dst) into
+// a 4 KiB buffer in L1, then copied out with non-temporal vector stores; the
+// elements before the first vector-aligned address, and the last partial
+// block, are computed straight into out. The copy costs: see StreamVectors.
 template <class T, class BlockKernel>
 HWY_INLINE void StreamThroughBlocks(T* o, int64_t count, BlockKernel&& kernel) {
   constexpr int64_t kBlockBytes = 4096;  // a multiple of every target's vector size
