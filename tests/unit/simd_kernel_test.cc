@@ -154,7 +154,8 @@ INSTANTIATE_TEST_SUITE_P(EveryTargetAndDtypePath, SimdKernel, ::testing::ValuesI
 
 // All-f16 and all-bf16 runs test the window on self's bits and convert only
 // grad (simd/kernels-inl.h): every 16-bit pattern as self, then as grad, against
-// the scalar reference, on every target.
+// the scalar reference, on every target, through the ordinary kernel and the
+// streaming one (whose loop computes each vector in a function of its own).
 TEST(SimdKernelSameHalfType, EverySelfAndGradBitPatternMatchesScalar) {
   const size_t count = size_t{1} << 16;
   std::vector<uint16_t> every_pattern(count), mixed(count);
@@ -163,17 +164,21 @@ TEST(SimdKernelSameHalfType, EverySelfAndGradBitPatternMatchesScalar) {
     for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
       const std::vector<uint8_t> values = KernelTestValues(dtype, count, 71);
       std::memcpy(mixed.data(), values.data(), count * sizeof(uint16_t));
-      const HardsigmoidBackwardRunFn vector = SelectKernel(dtype, dtype, dtype, dtype, target);
       const HardsigmoidBackwardRunFn scalar = SelectScalarKernel(dtype, dtype, dtype, dtype);
-      ASSERT_NE(vector, nullptr);
-      for (bool patterns_as_self : {true, false}) {
-        const uint16_t* grad = patterns_as_self ? mixed.data() : every_pattern.data();
-        const uint16_t* self = patterns_as_self ? every_pattern.data() : mixed.data();
-        std::vector<uint16_t> expected(count), actual(count, 0xA5A5);
-        scalar(grad, 1, self, 1, expected.data(), 1, static_cast<int64_t>(count));
-        vector(grad, 1, self, 1, actual.data(), 1, static_cast<int64_t>(count));
-        ASSERT_EQ(actual, expected) << TargetName(target) << " " << DtypeName(dtype)
-                                    << (patterns_as_self ? " every self" : " every grad");
+      for (bool streaming : {false, true}) {
+        const HardsigmoidBackwardRunFn vector = streaming ? SelectStreamingKernel(dtype, dtype, dtype, dtype, target)
+                                                          : SelectKernel(dtype, dtype, dtype, dtype, target);
+        ASSERT_NE(vector, nullptr);
+        for (bool patterns_as_self : {true, false}) {
+          const uint16_t* grad = patterns_as_self ? mixed.data() : every_pattern.data();
+          const uint16_t* self = patterns_as_self ? every_pattern.data() : mixed.data();
+          std::vector<uint16_t> expected(count), actual(count, 0xA5A5);
+          scalar(grad, 1, self, 1, expected.data(), 1, static_cast<int64_t>(count));
+          vector(grad, 1, self, 1, actual.data(), 1, static_cast<int64_t>(count));
+          ASSERT_EQ(actual, expected) << TargetName(target) << " " << DtypeName(dtype)
+                                      << (patterns_as_self ? " every self" : " every grad")
+                                      << (streaming ? " streaming" : "");
+        }
       }
     }
   }
@@ -186,7 +191,7 @@ TEST(SimdKernelSameHalfType, EverySelfAndGradBitPatternMatchesScalar) {
 // path for every grad: each 16-bit pattern fills 64 consecutive lanes (a whole
 // vector on every target with vectors up to 1024 bits, so it meets only copies
 // of itself), with a self that is inside the window in some lanes and outside
-// in others.
+// in others. The ordinary kernels and the streaming ones alike.
 TEST(SimdKernelSameHalfType, EveryGradBitPatternFillingWholeVectorsMatchesScalar) {
   constexpr size_t kCopies = 64;
   const size_t count = (size_t{1} << 16) * kCopies;
@@ -199,15 +204,19 @@ TEST(SimdKernelSameHalfType, EveryGradBitPatternFillingWholeVectorsMatchesScalar
     SelectScalarKernel(dtype, dtype, dtype, dtype)(grad.data(), 1, self.data(), 1, expected.data(), 1,
                                                    static_cast<int64_t>(count));
     for (int64_t target : AvailableTargets()) {
-      const HardsigmoidBackwardRunFn vector = SelectKernel(dtype, dtype, dtype, dtype, target);
-      ASSERT_NE(vector, nullptr);
-      std::vector<uint16_t> actual(count, 0xA5A5);
-      vector(grad.data(), 1, self.data(), 1, actual.data(), 1, static_cast<int64_t>(count));
-      const size_t i = static_cast<size_t>(std::mismatch(actual.begin(), actual.end(), expected.begin()).first -
-                                           actual.begin());
-      if (i < count) {
-        FAIL() << TargetName(target) << " " << DtypeName(dtype) << " grad bits 0x" << std::hex << grad[i]
-               << " self bits 0x" << self[i] << ": 0x" << actual[i] << ", expected 0x" << expected[i];
+      for (bool streaming : {false, true}) {
+        const HardsigmoidBackwardRunFn vector = streaming ? SelectStreamingKernel(dtype, dtype, dtype, dtype, target)
+                                                          : SelectKernel(dtype, dtype, dtype, dtype, target);
+        ASSERT_NE(vector, nullptr);
+        std::vector<uint16_t> actual(count, 0xA5A5);
+        vector(grad.data(), 1, self.data(), 1, actual.data(), 1, static_cast<int64_t>(count));
+        const size_t i = static_cast<size_t>(std::mismatch(actual.begin(), actual.end(), expected.begin()).first -
+                                             actual.begin());
+        if (i < count) {
+          FAIL() << TargetName(target) << " " << DtypeName(dtype) << (streaming ? " streaming" : "")
+                 << " grad bits 0x" << std::hex << grad[i] << " self bits 0x" << self[i] << ": 0x" << actual[i]
+                 << ", expected 0x" << expected[i];
+        }
       }
     }
   }
