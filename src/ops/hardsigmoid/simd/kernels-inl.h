@@ -215,7 +215,9 @@ ACLCPU_AVX512_BF16_ATTR inline void StreamingBf16RunWithBf16Instructions(const u
   const int64_t head = shared::ElementsBeforeAlignment(o, sizeof(uint16_t), 64, count);
   ContiguousBf16RunWithBf16Instructions(s, o, head);
   int64_t i = head;
-  for (; i + kLanes16 <= count; i += kLanes16) _mm512_stream_si512(reinterpret_cast<__m512i*>(o + i), Bf16InstructionVector(s + i));
+  for (; i + kLanes16 <= count; i += kLanes16) {
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(o + i), Bf16InstructionVector(s + i));
+  }
   ContiguousBf16RunWithBf16Instructions(s + i, o + i, count - i);
   hwy::FlushStream();
 }
