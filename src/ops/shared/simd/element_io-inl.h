@@ -284,13 +284,18 @@ HWY_INLINE void StreamVectors(D d, hn::TFromD<D>* o, int64_t count, VectorAt&& v
 #else
   constexpr bool kStreams = true;
 #endif
-  for (; i + lanes <= count; i += lanes) {
+  // Unrolled (ForEachFullVector): with 16-byte vectors a loop of one vector a
+  // step ran 0.7-0.86x as fast as an identical one placed 16 bytes further in
+  // the code (SSE4 against SSSE3, byte-identical loops, forward i32 16M, one
+  // core, AMD Zen 5 VM): at the memory's speed it must issue about one
+  // iteration a cycle, and its own index, compare and branch were half of it.
+  i = ForEachFullVector(i, count, lanes, [&](int64_t at) {
     if constexpr (kStreams) {
-      hn::Stream(vector_at(i), d, o + i);
+      hn::Stream(vector_at(at), d, o + at);
     } else {
-      hn::StoreU(vector_at(i), d, o + i);
+      hn::StoreU(vector_at(at), d, o + at);
     }
-  }
+  });
   run(i, count - i);
   hwy::FlushStream();  // weakly ordered: visible before the launch is reported complete
 }
