@@ -433,7 +433,8 @@ void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const
 // half of one (SameHalfTypeRun's loop there). Computing 16-bit results in
 // blocks into L1 and copying them out, as before: every operand f16, 16M
 // elements, one core, AMD Zen 5 VM, API against the bench's non-temporal
-// roofline, old and new libraries alternated, 0.72-0.89x -> 0.97-1.03x.
+// roofline, old and new libraries alternated, 0.72-0.89x -> 0.95-1.03x
+// (every operand bf16, avx512_bf16's own kernel: 0.74-0.77x -> 0.94-0.95x).
 // (Step-2 runs with a 16-bit out, before they took Step2Run, gained nothing
 // from the blocks: 16M, one core, same VM, all-bf16 0.57-0.62x -> 0.92-0.99x
 // with Step2Run's own non-temporal stores, all-f16 0.61-0.70x -> 0.80-1.0x.)
