@@ -286,6 +286,16 @@ TEST_P(HardsigmoidGolden, HugeLaunchesWithNonTemporalStores) {
   RunInPlace(View({count}, {1}, 5, count + 5));
 }
 
+// The same through rows of out with gaps between them, streamed row by row
+// (rows of 2 KiB and more; ops/shared/elementwise_plan.cc), every row's ends by
+// ordinary stores: out of place, and in place through such a view.
+TEST_P(HardsigmoidGolden, HugeLaunchesWithRowsOfOutWithNonTemporalStores) {
+  const int64_t cols = 4200 / static_cast<int64_t>(aclDataTypeSize(GetParam()));  // 4200 bytes a row
+  const int64_t rows = (int64_t{56} << 20) / (2 * cols * static_cast<int64_t>(aclDataTypeSize(GetParam()))) + 3;
+  RunOutOfPlace(View({rows, cols}, {cols + 7, 1}, 1), View({rows, cols}, {cols + 3, 1}, 3, (cols + 3) * rows + 5));
+  RunInPlace(View({rows, cols}, {cols + 5, 1}, 2, (cols + 5) * rows + 5));
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryDtype, HardsigmoidGolden, ::testing::ValuesIn(kDtypes), DtypeLabel);
 
 // The contract's special values, by name: NaN propagates, +inf gives 1, -inf

@@ -321,6 +321,29 @@ TEST(Layouts, HugeContiguousHalfOutputsTakeTheNonTemporalStorePath) {
   }
 }
 
+// Rows of out far beyond the cache are streamed one by one (rows of 2 KiB and
+// more; ops/shared/elementwise_plan.cc), each row's ends by ordinary stores and
+// one fence a thread: rows with gaps between them, every operand misaligned
+// by its offset (storage past each view's end catches writes beyond it), and
+// a row of both inputs broadcast down a dense out.
+TEST(Layouts, HugeLaunchesWithRowsOfOutTakeTheNonTemporalStorePath) {
+  for (const char* name : {"grad_f32_self_f32_out_f32", "exhaustive_f16", "exhaustive_bf16"}) {
+    SCOPED_TRACE(name);
+    const GoldenFile golden = GoldenFile::Load(name);
+    const bool is_float32 = golden.out_dtype() == ACL_FLOAT;
+    const int64_t rows = is_float32 ? 2048 : 4100;
+    const int64_t cols = is_float32 ? 2200 : 2100;  // 8800 and 4200 bytes a row of out
+    const std::vector<size_t> indices = ScatteredRepeats(golden, static_cast<size_t>(rows * cols));
+    EXPECT_TRUE(RunOnGolden(golden, indices, Strided({rows, cols}, {cols + 5, 1}, 1, (cols + 5) * rows + 9),
+                            Strided({rows, cols}, {cols + 9, 1}, 2), Strided({rows, cols}, {cols + 3, 1}, 3,
+                                                                             (cols + 3) * rows + 7)));
+    const Operand broadcast_row = Strided({rows, cols}, {0, 1}, 1);
+    const std::vector<size_t> picks = SpreadIndices(golden, broadcast_row.layout.offset + cols, 7);
+    EXPECT_TRUE(RunOnGolden(golden, IndicesFollowingStorage(broadcast_row.layout, picks), broadcast_row,
+                            broadcast_row, Contiguous({rows, cols})));
+  }
+}
+
 // Ranks 0 to 8, contiguous and with a reversed (fully transposed) dim order
 // plus an offset; rank 0 is a scalar with one element.
 class LayoutsByRank : public ::testing::TestWithParam<int> {};

@@ -70,7 +70,7 @@ aclnnStatus BuildPlan(const ElementwiseOpInfo& info, const ElementwiseOperand* o
   }
   status = PlanElementwiseLoops(info.phase1_name, operands, kNumOperands, &geometry);
   if (status != ACLNN_SUCCESS) return status;
-  if (geometry.OutIsOneDenseRun() && geometry.WorthStreaming()) {
+  if (geometry.WorthStreamingRuns()) {
     const RunFn streaming = SelectStreamingKernel(dtype, plan->target);
     if (streaming != nullptr) {
       plan->kernel = streaming;

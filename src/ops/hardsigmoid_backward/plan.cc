@@ -108,7 +108,7 @@ aclnnStatus BuildPlan(const ElementwiseOperand* operands, Plan* plan) {
   }
   status = PlanElementwiseLoops(kPhase1Name, operands, kNumOperands, &geometry);
   if (status != ACLNN_SUCCESS) return status;
-  if (geometry.OutIsOneDenseRun() && geometry.WorthStreaming()) {
+  if (geometry.WorthStreamingRuns()) {
     const HardsigmoidBackwardRunFn streaming =
         SelectStreamingKernel(grad_dtype, self_dtype, promoted, out_dtype, plan->target);
     if (streaming != nullptr) {

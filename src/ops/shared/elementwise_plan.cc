@@ -27,10 +27,25 @@ namespace {
 // server part's per-die L3 is of that order). Not derived from sysconf: inside
 // VMs it reports the host's whole L3 (320 MiB here).
 constexpr int64_t kStreamingMinFootprintBytes = int64_t{48} << 20;
+// Rows of out (a broadcast input, a sliced or permuted batch) are streamed one
+// by one, each run's first and last elements up to a vector boundary by
+// ordinary stores; that costs per row, so only long rows gain. Backward, float32
+// gradOutput broadcast along the rows, 16M elements, one core, AMD Zen 5 VM,
+// ordinary -> streamed rows, ms a call (three alternated runs each): 64-byte
+// rows 5.6 -> 10.9, 256 B 3.2-4.0 -> 3.2-4.6, 400 B 3.1-3.3 -> 8.4-10.7, 800 B
+// 3.3 -> 4.7-6.0, 2000 B 3.9-4.1 -> 3.2-3.8, 2 KiB 3.4-3.5 -> 2.9-3.3, 4 KiB
+// 3.5-4.8 -> 2.9-3.2; two threads, 2 KiB and 16 KiB rows 3.0-3.2 -> 2.3-2.4.
+// So from 2 KiB.
+constexpr int64_t kStreamingMinRowBytes = 2048;
 
 }  // namespace
 
-bool ElementwiseGeometry::WorthStreaming() const { return footprint_bytes >= kStreamingMinFootprintBytes; }
+bool ElementwiseGeometry::WorthStreamingRuns() const {
+  if (footprint_bytes < kStreamingMinFootprintBytes) return false;
+  if (flat) return true;
+  if (tiled || layout.strides[kElementwiseOut][0] != 1) return false;
+  return layout.rank == 1 || layout.sizes[0] * element_size[kElementwiseOut] >= kStreamingMinRowBytes;
+}
 
 namespace elementwise_plan_detail {
 

@@ -87,13 +87,12 @@ struct ElementwiseGeometry {
   char* planned_view_starts[kMaxElementwiseOperands] = {};
   bool runs_inline = false;     // small enough to run on the launching thread when the stream is idle
 
-  // Out written as one dense run (the inputs may step, as [::2] views do): where
-  // streaming (non-temporal) kernels apply.
-  bool OutIsOneDenseRun() const {
-    return flat || (layout.rank == 1 && layout.strides[kElementwiseOut][0] == 1);
-  }
-  // Whether the launch is large enough for non-temporal stores to pay off.
-  bool WorthStreaming() const;
+  // Whether the run kernels can stream out (non-temporal stores) and it pays:
+  // the launch is far beyond the cache, and out is written in dense runs (one
+  // run, or untiled rows with unit stride) long enough that the few elements
+  // each run's ends leave to ordinary stores do not matter. The inputs may step
+  // ([::2] views) or repeat (a broadcast row).
+  bool WorthStreamingRuns() const;
 };
 
 // Step 1, right after CANN's checks: each view's own rules (view_checks.h), in

@@ -219,7 +219,6 @@ ACLCPU_AVX512_BF16_ATTR inline void StreamingBf16RunWithBf16Instructions(const u
     _mm512_stream_si512(reinterpret_cast<__m512i*>(o + i), Bf16InstructionVector(s + i));
   }
   ContiguousBf16RunWithBf16Instructions(s + i, o + i, count - i);
-  hwy::FlushStream();
 }
 #endif
 
@@ -252,7 +251,8 @@ void ContiguousStreamingRun(const typename Type::Storage* s, typename Type::Stor
       [s, o](int64_t start, int64_t length) { ContiguousRun<Type>(s + start, o + start, length); });
 }
 
-// Non-temporal stores for contiguous outputs far beyond the last-level cache;
+// Non-temporal stores for contiguous runs of outputs far beyond the last-level
+// cache (one dense run, or rows: ElementwiseGeometry::WorthStreamingRuns);
 // other runs take VectorRun.
 template <class Type, ContiguousRunFn<Type> kContiguousRun = &ContiguousRun<Type>,
           ContiguousRunFn<Type> kStreamingRun = &ContiguousStreamingRun<Type>>

@@ -95,7 +95,6 @@ ACLCPU_AVX512_BF16_ATTR void SameBf16StreamingRunWithBf16Instructions(const uint
     _mm512_stream_si512(reinterpret_cast<__m512i*>(o + i), SameBf16VectorWithBf16Instructions(g + i, s + i));
   }
   SameBf16RunWithBf16Instructions(g + i, s + i, o + i, count - i);
-  hwy::FlushStream();
 }
 
 void StreamingRunWithBf16Instructions(const void* grad, int64_t grad_stride, const void* self, int64_t self_stride,

@@ -222,7 +222,6 @@ void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, 
   }
 #endif
   ScalarRun<Grad, Self, Promoted, Out>(g + 2 * i, 2, s + 2 * i, 2, o + i, 1, count - i);
-  if constexpr (kNonTemporal) hwy::FlushStream();  // weakly ordered: visible before the launch completes
 }
 
 // A run whose inputs are both step-2 views and whose out is dense goes
@@ -421,7 +420,8 @@ void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const
   }
 }
 
-// Contiguous runs far larger than the last-level cache, with non-temporal
+// Runs of launches far larger than the last-level cache (out one dense run,
+// or rows of it: ElementwiseGeometry::WorthStreamingRuns), with non-temporal
 // stores: they skip reading each output line before overwriting it (a third
 // of the DRAM traffic of a contiguous launch, a sixth of a step-2 one) and
 // keep the inputs' lines in cache. Each vector of results is streamed from

@@ -269,6 +269,8 @@ inline int64_t ElementsBeforeAlignment(const void* out, int64_t element_bytes, i
 // 0.59-0.89x through 4 KiB blocks (two modes, 3.1-3.3 or ~5 ms a call),
 // 0.95-1.03x from registers; backward, every operand f16, 0.81-0.82x ->
 // 0.95-0.99x, every operand bf16 0.74-0.77x -> 0.94-0.95x.
+// The stores are weakly ordered: the launch fences once per thread, after its
+// part (ops/shared/elementwise_launch.h), not after every run.
 template <class D, class VectorAt, class Run>
 HWY_INLINE void StreamVectors(D d, hn::TFromD<D>* o, int64_t count, VectorAt&& vector_at, Run&& run) {
   using T = hn::TFromD<D>;
@@ -297,7 +299,6 @@ HWY_INLINE void StreamVectors(D d, hn::TFromD<D>* o, int64_t count, VectorAt&& v
     }
   });
   run(i, count - i);
-  hwy::FlushStream();  // weakly ordered: visible before the launch is reported complete
 }
 
 // The same through blocks, for kernels that only come as whole runs (the
@@ -324,7 +325,6 @@ HWY_INLINE void StreamThroughBlocks(T* o, int64_t count, BlockKernel&& kernel) {
     }
   }
   kernel(i, count - i, o + i);
-  hwy::FlushStream();  // weakly ordered: visible before the launch is reported complete
 }
 
 }  // namespace HWY_NAMESPACE
