@@ -72,6 +72,8 @@ RunnerFactory FactoryOf(Impl impl) {
       return &MakeStep2RooflineNtRunner;
     case Impl::kTransposedRoofline:
       return &MakeTransposedRooflineRunner;
+    case Impl::kBroadcastRoofline:
+      return &MakeBroadcastRooflineRunner;
     case Impl::kTorch:
       return &MakeTorchRunner;
     case Impl::kOnednn:
@@ -130,6 +132,12 @@ bool Supports(const Case& c, Impl impl, std::string* why_not) {
         return false;
       }
       return true;
+    case Impl::kBroadcastRoofline:
+      if (c.layout != Layout::kBroadcast || c.op != Op::kBackward) {
+        *why_not = "the broadcast roofline is measured for the backward op's broadcast cases";
+        return false;
+      }
+      return true;
     case Impl::kTorch:
       return TorchSupports(c, why_not);
     case Impl::kOnednn:
@@ -163,7 +171,8 @@ void RunBenchmark(benchmark::State& state, Case c, Impl impl, int threads) {
     return;
   }
   if (impl != Impl::kRoofline && impl != Impl::kRooflineNt && impl != Impl::kConversionCeiling &&
-      impl != Impl::kStep2Roofline && impl != Impl::kStep2RooflineNt && impl != Impl::kTransposedRoofline) {
+      impl != Impl::kStep2Roofline && impl != Impl::kStep2RooflineNt && impl != Impl::kTransposedRoofline &&
+      impl != Impl::kBroadcastRoofline) {
     const std::string mismatch = CheckOutput(c, buffers, inputs);
     if (!mismatch.empty()) {
       state.SkipWithError(mismatch.c_str());

@@ -34,8 +34,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cpu_record  # noqa: E402  (this CPU's bench/results file and its 1-element call reference)
 
-IMPLS_REGEX = "(aclcpu_api|roofline|roofline_nt|roofline_transposed)"
+IMPLS_REGEX = "(aclcpu_api|roofline|roofline_nt|roofline_transposed|roofline_broadcast)"
 FLAG_BELOW = 0.85  # "more than 15 % slower than a lower target"
+# The roofline of a case's own traffic ("roof_pattern"), by layout: the cases that have one.
+PATTERN_ROOFLINES = {"transposed": "the transposed-pattern roofline", "broadcast": "the broadcast roofline"}
 
 
 def log(message):
@@ -100,9 +102,11 @@ class Measurements:
                 self.cases.append(case)
                 self.layouts[case] = row["layout"]
             values = {"api": float(row["gbps"])}
+            # A case has at most one pattern roofline: transposed cases the transposed one, broadcast cases
+            # the broadcast one.
             for impl, key in (("roofline", "roof"), ("roofline_nt", "roof_nt"), ("torch", "torch"),
-                              ("roofline_transposed", "roof_pattern")):
-                own = impl in ("torch", "roofline_transposed")  # measured on the case itself
+                              ("roofline_transposed", "roof_pattern"), ("roofline_broadcast", "roof_pattern")):
+                own = impl in ("torch", "roofline_transposed", "roofline_broadcast")  # measured on the case itself
                 other = by_case.get((case if own else contig_name(case), impl))
                 if other and other["gbps"]:
                     values[key] = float(other["gbps"])
@@ -194,22 +198,26 @@ def fmt(value, digits=2):
 
 
 def sweep_table(measured, targets, flags):
-    head = "| case | roofline GB/s | roofline NT | " + " | ".join(targets) + " | best / roofline | flag |"
-    lines = [head, "|" + "---|" * (len(targets) + 5)]
+    head = ("| case | roofline GB/s | roofline NT | pattern roofline | " + " | ".join(targets)
+            + " | best / roofline | flag |")
+    lines = [head, "|" + "---|" * (len(targets) + 6)]
     flag_of = {}
     for case, high, low, median, below, rounds, confirm in flags:
         flag_of.setdefault(case, []).append("**%s %.2f× %s**" % (high, confirm[0], low))
     for case in measured.cases:
         roof = statistics.median([v for t in targets for v in measured.gbps.get((case, t, "roof"), [])] or [0])
         roof_nt = statistics.median([v for t in targets for v in measured.gbps.get((case, t, "roof_nt"), [])] or [0])
+        roof_pattern = [v for t in targets for v in measured.gbps.get((case, t, "roof_pattern"), [])]
+        pattern = "–" if not roof_pattern else "%s (%.2f)" % (
+            fmt(statistics.median(roof_pattern)), measured.median(case, targets[0], "vs_pattern") or 0)
         cells = []
         for t in targets:
             api, score = measured.median(case, t, "api"), measured.median(case, t, "score")
             cells.append("–" if api is None else "%s (%.2f)" % (fmt(api), score if score else 0))
         best = measured.median(case, targets[0], "score")
-        lines.append("| %s | %s | %s | %s | %s | %s |" % (case, fmt(roof or None), fmt(roof_nt or None),
-                                                           " | ".join(cells), fmt(best), "; ".join(flag_of.get(case,
-                                                                                                      [""]))))
+        lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (case, fmt(roof or None), fmt(roof_nt or None), pattern,
+                                                                " | ".join(cells), fmt(best),
+                                                                "; ".join(flag_of.get(case, [""]))))
     return "\n".join(lines)
 
 
@@ -258,7 +266,7 @@ def write_tsv(path, measured, targets):
         f.write("case\tlayout\ttarget\tkey\tper_round\n")
         for case in measured.cases:
             for t in targets:
-                for key in ("api", "roof", "roof_nt", "score", "torch"):
+                for key in ("api", "roof", "roof_nt", "roof_pattern", "score", "torch"):
                     values = measured.gbps.get((case, t, key))
                     if values:
                         f.write("%s\t%s\t%s\t%s\t%s\n" % (case, measured.layouts[case], t, key,
@@ -348,8 +356,9 @@ def weak_paths(measured, target, reference):
                 continue
             extra = " (NT %.2f×)" % median_of(case, "score_nt") if key == "score" and median_of(case, "score_nt") else ""
             if key == "score" and median_of(case, "vs_pattern"):
-                extra += "; %.2f× the transposed-pattern roofline, itself %.2f× the roofline" % (
-                    median_of(case, "vs_pattern"), value / median_of(case, "vs_pattern"))
+                extra += "; %.2f× %s, itself %.2f× the roofline" % (
+                    median_of(case, "vs_pattern"), PATTERN_ROOFLINES[split_case(case)[2]],
+                    value / median_of(case, "vs_pattern"))
             parts.append("%s %.2f×%s" % (case, value, extra))
             if value < limit:
                 short.append(case)
@@ -433,7 +442,11 @@ def main():
                  " ".join(load_after), os.cpu_count()), "",
         "Cells: aclcpu API GB/s of useful bytes, median over rounds, and in brackets its median ratio to the "
         "ordinary-store roofline of the same process. Strided, broadcast and transposed cases are compared "
-        "with the contiguous roofline of the same size.", "",
+        "with the contiguous roofline of the same size. Pattern roofline: the roofline of the case's own "
+        "traffic, measured on the case itself, median over targets, and in brackets the default target's API "
+        "over it; for transposed cases aclcpu's block walk with nothing in it, for broadcast cases "
+        "`c[r][j] = a[r][j] + b[j]` (self read, the grad row from L1, out written row by row, with non-temporal "
+        "stores where aclcpu streams).", "",
         sweep_table(measured, targets, flags), ""]
     if flags:
         lines.append("Flagged (a target more than 15 % slower than a lower one, in GB/s and in API / roofline, in "

@@ -108,8 +108,10 @@ def table(cells, cases, threads):
 def absent_notes(cells):
     notes = {}
     for (case, t, impl), row in cells.items():
+        # The pattern rooflines are described once, under What is measured (the broadcast one: the full run
+        # has no broadcast cases, so every case would list it as not measured).
         if (not row["gbps"] and row["note"] and not impl.startswith("roofline_step2")
-                and impl != "roofline_transposed"):  # described once, under What is measured
+                and impl not in ("roofline_transposed", "roofline_broadcast")):
             op = row.get("op") or "backward"
             dtypes = row["dtypes"] if op == "backward" else op + "/" + row["dtypes"]
             notes.setdefault((impl, row["note"]), set()).add((dtypes, row["layout"]))
@@ -626,7 +628,9 @@ the API and the rooflines, under each SIMD target in turn: one process per targe
 targets compared on the median over rounds of both GB/s and API / roofline of the same process, and a
 target more than 15 % slower than a lower one (scalar aside) flagged only when 4 more rounds of that
 case confirm it (the script then exits 1). Its cases: contiguous, step-2, broadcast (gradOutput one row
-expanded over a square, stride 0; its useful bytes count that row once), inputs transposed → dense out
+expanded over a square, stride 0; its useful bytes count that row once; also measured against the roofline
+of that traffic, `c[r][j] = a[r][j] + b[j]` on its own buffers: self read, the row from L1, out written row
+by row, with non-temporal stores from aclcpu's streaming footprint on), inputs transposed → dense out
 and all three transposed, for f32, f16, bf16 and mixed, at 1K, 1M and 16M (4096²) elements, and the
 1-element call; for the forward pair, f32, f16, bf16 and i32 contiguous at 1K, 1M and 16M and transposed
 4096² out-of-place, contiguous 1M and 16M and transposed in place. Its tables go to `bench/results/<cpu>.md`,

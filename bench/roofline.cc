@@ -29,6 +29,16 @@
 // 4096^2, with the transposing shuffles) found none clearly cheaper (within
 // that VM's 10-20 % noise), all two to three times a contiguous copy's time.
 //
+// Broadcast cases (gradOutput one row of `side` elements expanded down a side
+// x side square, self and out dense) have one of their own traffic as well:
+// c[r][j] = a[r][j] + b[j], a being self, b the grad row and c out. The row is
+// read from L1 every time after the first, so this reads self once and writes
+// out once, out with non-temporal stores row by row from the footprint at which
+// aclcpu streams (48 MiB, every view's elements counted as aclcpu counts them:
+// ops/shared/elementwise_plan.cc), ordinary stores below it. The contiguous
+// roofline of the same size reads a second n-element input instead, a traffic
+// (two reads to a write) the case never has.
+//
 // Compiled by Highway for every SIMD target and dispatched at run time, like
 // aclcpu's kernels. Threads: one OpenMP fork-join per call, as a library call
 // would do, and none below kParallelGrain elements (as every library does,
@@ -39,6 +49,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep (must precede highway.h)
 // clang-format on
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -182,6 +193,58 @@ void AddRangeStream(int a_size, int b_size, int c_size, const void* a, const voi
   AddRangeImpl<true>(a_size, b_size, c_size, a, b, c, begin, end);
 }
 
+// Rows [row_begin, row_end) of c[r][j] = a[r][j] + b[j]: a and c dense side x
+// side, b one row of side elements. With kStream, non-temporal stores for each
+// row's vector-aligned middle, ordinary ones for the elements before it and
+// after the last full vector. (For the bench's buffers those ends are empty on x86:
+// aclrtMalloc returns 64-byte aligned memory, and a row is a power of two of
+// at least 32 elements of 2 or 4 bytes, a multiple of 64 bytes.) One fence at
+// the end, not one a row, as aclcpu fences once a part: with 4 KiB rows a
+// fence a row made its call about 1.5x as long (ops/shared/elementwise_launch.h).
+template <typename A, typename B, typename C, bool kStream>
+HWY_INLINE void AddBroadcastRowsLoop(const void* a_raw, const void* b_raw, void* c_raw, size_t side, size_t row_begin,
+                                     size_t row_end) {
+  const A* HWY_RESTRICT a = static_cast<const A*>(a_raw);
+  const B* HWY_RESTRICT b = static_cast<const B*>(b_raw);
+  C* HWY_RESTRICT c = static_cast<C*>(c_raw);
+  const hn::ScalableTag<C> dc;
+  const hn::Rebind<A, decltype(dc)> da;
+  const hn::Rebind<B, decltype(dc)> db;
+  const size_t lanes = hn::Lanes(dc);
+  for (size_t r = row_begin; r < row_end; ++r) {
+    const A* a_row = a + r * side;
+    C* c_row = c + r * side;
+    const size_t misaligned = reinterpret_cast<uintptr_t>(c_row) % (lanes * sizeof(C)) / sizeof(C);
+    const size_t head = !kStream ? 0 : std::min(side, misaligned == 0 ? 0 : lanes - misaligned);
+    size_t j = 0;
+    for (; j < head; ++j) c_row[j] = static_cast<C>(C{a_row[j]} + C{b[j]});
+    for (; j + lanes <= side; j += lanes) {
+      const auto sum = hn::Add(WidenTo(dc, hn::LoadU(da, a_row + j)), WidenTo(dc, hn::LoadU(db, b + j)));
+      if constexpr (kStream) {
+        hn::Stream(sum, dc, c_row + j);
+      } else {
+        hn::StoreU(sum, dc, c_row + j);
+      }
+    }
+    for (; j < side; ++j) c_row[j] = static_cast<C>(C{a_row[j]} + C{b[j]});
+  }
+  if constexpr (kStream) hwy::FlushStream();
+}
+
+void AddBroadcastRows(int a_size, int b_size, int c_size, const void* a, const void* b, void* c, size_t side,
+                      size_t row_begin, size_t row_end, bool stream) {
+  WithElementTypes(a_size, b_size, c_size, [&](auto a_type, auto b_type, auto c_type) {
+    using A = decltype(a_type);
+    using B = decltype(b_type);
+    using C = decltype(c_type);
+    if (stream) {
+      AddBroadcastRowsLoop<A, B, C, true>(a, b, c, side, row_begin, row_end);
+    } else {
+      AddBroadcastRowsLoop<A, B, C, false>(a, b, c, side, row_begin, row_end);
+    }
+  });
+}
+
 // [begin, end) of c = a ^ key: one read and one write per element. `key` is 0
 // but arrives through the dynamic-dispatch table, so the compiler cannot turn
 // the loop into memcpy or, in place, drop the stores as storing what was loaded.
@@ -314,6 +377,7 @@ HWY_EXPORT(AddRange);
 HWY_EXPORT(AddRangeStream);
 HWY_EXPORT(AddStep2Range);
 HWY_EXPORT(AddStep2RangeStream);
+HWY_EXPORT(AddBroadcastRows);
 HWY_EXPORT(ConvertRangeF16);
 HWY_EXPORT(CopyRange);
 HWY_EXPORT(CopyRangeStream);
@@ -501,7 +565,65 @@ class TransposedPatternRunner : public Runner {
   hwy::AlignedFreeUniquePtr<uint8_t[]> scratch_;
 };
 
+// The footprint from which aclcpu streams (ops/shared/elementwise_plan.cc).
+constexpr int64_t kAclcpuStreamingFootprint = int64_t{48} << 20;
+
+// The broadcast roofline (see the top of this file): rows split between the
+// threads like RooflineRunner's elements, and none below kParallelGrain elements.
+class BroadcastRooflineRunner : public Runner {
+ public:
+  BroadcastRooflineRunner(const Case& c, const CaseBuffers& buffers, int threads)
+      : self_size_(static_cast<int>(aclDataTypeSize(c.dtypes.self))),
+        grad_size_(static_cast<int>(aclDataTypeSize(c.dtypes.grad))),
+        out_size_(static_cast<int>(aclDataTypeSize(c.dtypes.out))),
+        buffers_(buffers),
+        n_(static_cast<size_t>(c.n)),
+        side_(static_cast<size_t>(BroadcastSide(c.n))),
+        stream_(static_cast<int64_t>(self_size_ + grad_size_ + out_size_) * c.n >= kAclcpuStreamingFootprint),
+        threads_(threads) {}
+
+  void Run() override {
+    if (threads_ <= 1 || n_ < kParallelGrain) {
+      Rows(0, side_);
+      return;
+    }
+#pragma omp parallel num_threads(threads_)
+    {
+      const size_t parts = static_cast<size_t>(omp_get_num_threads());
+      const size_t part = static_cast<size_t>(omp_get_thread_num());
+      Rows(side_ * part / parts, side_ * (part + 1) / parts);
+    }
+  }
+
+ private:
+  void Rows(size_t begin, size_t end) const {
+    HWY_DYNAMIC_DISPATCH(AddBroadcastRows)(self_size_, grad_size_, out_size_, buffers_.self, buffers_.grad,
+                                           buffers_.out, side_, begin, end, stream_);
+  }
+
+  int self_size_, grad_size_, out_size_;
+  CaseBuffers buffers_;
+  size_t n_;
+  size_t side_;
+  bool stream_;
+  int threads_;
+};
+
 }  // namespace
+
+std::unique_ptr<Runner> MakeBroadcastRooflineRunner(const Case& c, const CaseBuffers& buffers, int threads,
+                                                    std::string* why_not) {
+  if (c.layout != Layout::kBroadcast || c.op != Op::kBackward) {
+    *why_not = "the broadcast roofline is for the backward op's broadcast cases";
+    return nullptr;
+  }
+  if (!RooflineSupports(aclDataTypeSize(c.dtypes.self), aclDataTypeSize(c.dtypes.grad),
+                        aclDataTypeSize(c.dtypes.out))) {
+    *why_not = "no roofline for these element sizes";
+    return nullptr;
+  }
+  return std::make_unique<BroadcastRooflineRunner>(c, buffers, threads);
+}
 
 std::unique_ptr<Runner> MakeTransposedRooflineRunner(const Case& c, const CaseBuffers& buffers, int threads,
                                                      std::string* why_not) {

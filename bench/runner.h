@@ -50,6 +50,11 @@ std::unique_ptr<Runner> MakeStep2RooflineNtRunner(const Case& c, const CaseBuffe
 // non-temporal stores), the roofline of that access pattern.
 std::unique_ptr<Runner> MakeTransposedRooflineRunner(const Case& c, const CaseBuffers& buffers, int threads,
                                                      std::string* why_not);
+// Broadcast cases (backward): c[r][j] = a[r][j] + b[j] on the case's own
+// buffers, self read, the grad row from L1, out written row by row (with
+// non-temporal stores where aclcpu streams): the roofline of that traffic.
+std::unique_ptr<Runner> MakeBroadcastRooflineRunner(const Case& c, const CaseBuffers& buffers, int threads,
+                                                    std::string* why_not);
 // The same fork-join doing only an exact f16 widen + narrow per element
 // (all-f16 contiguous cases): the ceiling an exact f16 kernel has here.
 std::unique_ptr<Runner> MakeConversionCeilingRunner(const Case& c, const CaseBuffers& buffers, int threads,

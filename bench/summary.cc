@@ -8,10 +8,10 @@
 namespace aclcpu_bench {
 namespace {
 
-constexpr Impl kAllImpls[] = {Impl::kAclcpuApi,       Impl::kAclcpuKernel,        Impl::kRoofline,
-                              Impl::kRooflineNt,      Impl::kConversionCeiling,   Impl::kStep2Roofline,
-                              Impl::kStep2RooflineNt, Impl::kTransposedRoofline, Impl::kTorch,
-                              Impl::kOnednn};
+constexpr Impl kAllImpls[] = {
+    Impl::kAclcpuApi,         Impl::kAclcpuKernel,  Impl::kRoofline,        Impl::kRooflineNt,
+    Impl::kConversionCeiling, Impl::kStep2Roofline, Impl::kStep2RooflineNt, Impl::kTransposedRoofline,
+    Impl::kBroadcastRoofline, Impl::kTorch,         Impl::kOnednn};
 
 std::string Key(const std::string& case_name, const std::string& impl_name) { return case_name + "/" + impl_name; }
 
@@ -66,6 +66,8 @@ const char* ImplName(Impl impl) {
       return "roofline_step2_nt";
     case Impl::kTransposedRoofline:
       return "roofline_transposed";
+    case Impl::kBroadcastRoofline:
+      return "roofline_broadcast";
     case Impl::kTorch:
       return "torch";
     case Impl::kOnednn:

@@ -23,6 +23,7 @@ enum class Impl {
   kStep2Roofline,
   kStep2RooflineNt,
   kTransposedRoofline,
+  kBroadcastRoofline,
   kTorch,
   kOnednn,
   kCount
