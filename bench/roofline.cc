@@ -72,7 +72,8 @@ HWY_INLINE hn::Vec<D> WidenTo(D d, V v) {
   }
 }
 
-// [begin, end) of c = a + b. With kStream, c + begin must be vector-aligned.
+// [begin, end) of c = a + b. With kStream, c + begin must be vector-aligned,
+// and the caller fences (hwy::FlushStream) once it has made all its stores.
 template <typename A, typename B, typename C, bool kStream>
 HWY_INLINE void AddLoop(const void* a_raw, const void* b_raw, void* c_raw, size_t begin, size_t end) {
   const A* HWY_RESTRICT a = static_cast<const A*>(a_raw);
@@ -92,7 +93,6 @@ HWY_INLINE void AddLoop(const void* a_raw, const void* b_raw, void* c_raw, size_
     }
   }
   for (; i < end; ++i) c[i] = static_cast<C>(C{a[i]} + C{b[i]});
-  if constexpr (kStream) hwy::FlushStream();
 }
 
 // Calls fn(A{}, B{}, C{}) with the unsigned integer types of the element sizes
@@ -183,6 +183,7 @@ void AddRangeImpl(int a_size, int b_size, int c_size, const void* a, const void*
   WithElementTypes(a_size, b_size, c_size, [&](auto a_type, auto b_type, auto c_type) {
     AddLoop<decltype(a_type), decltype(b_type), decltype(c_type), kStream>(a, b, c, begin, end);
   });
+  if constexpr (kStream) hwy::FlushStream();
 }
 
 void AddRange(int a_size, int b_size, int c_size, const void* a, const void* b, void* c, size_t begin, size_t end) {
@@ -202,31 +203,18 @@ void AddRangeStream(int a_size, int b_size, int c_size, const void* a, const voi
 // the end, not one a row, as aclcpu fences once a part: with 4 KiB rows a
 // fence a row made its call about 1.5x as long (ops/shared/elementwise_launch.h).
 template <typename A, typename B, typename C, bool kStream>
-HWY_INLINE void AddBroadcastRowsLoop(const void* a_raw, const void* b_raw, void* c_raw, size_t side, size_t row_begin,
+HWY_INLINE void AddBroadcastRowsLoop(const void* a_raw, const void* b, void* c_raw, size_t side, size_t row_begin,
                                      size_t row_end) {
-  const A* HWY_RESTRICT a = static_cast<const A*>(a_raw);
-  const B* HWY_RESTRICT b = static_cast<const B*>(b_raw);
-  C* HWY_RESTRICT c = static_cast<C*>(c_raw);
-  const hn::ScalableTag<C> dc;
-  const hn::Rebind<A, decltype(dc)> da;
-  const hn::Rebind<B, decltype(dc)> db;
-  const size_t lanes = hn::Lanes(dc);
+  const A* a = static_cast<const A*>(a_raw);
+  C* c = static_cast<C*>(c_raw);
+  const size_t lanes = hn::Lanes(hn::ScalableTag<C>());
   for (size_t r = row_begin; r < row_end; ++r) {
     const A* a_row = a + r * side;
     C* c_row = c + r * side;
     const size_t misaligned = reinterpret_cast<uintptr_t>(c_row) % (lanes * sizeof(C)) / sizeof(C);
     const size_t head = !kStream ? 0 : std::min(side, misaligned == 0 ? 0 : lanes - misaligned);
-    size_t j = 0;
-    for (; j < head; ++j) c_row[j] = static_cast<C>(C{a_row[j]} + C{b[j]});
-    for (; j + lanes <= side; j += lanes) {
-      const auto sum = hn::Add(WidenTo(dc, hn::LoadU(da, a_row + j)), WidenTo(dc, hn::LoadU(db, b + j)));
-      if constexpr (kStream) {
-        hn::Stream(sum, dc, c_row + j);
-      } else {
-        hn::StoreU(sum, dc, c_row + j);
-      }
-    }
-    for (; j < side; ++j) c_row[j] = static_cast<C>(C{a_row[j]} + C{b[j]});
+    AddLoop<A, B, C, false>(a_row, b, c_row, 0, head);
+    AddLoop<A, B, C, kStream>(a_row, b, c_row, head, side);
   }
   if constexpr (kStream) hwy::FlushStream();
 }
