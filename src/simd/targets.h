@@ -13,8 +13,9 @@
 
 #include "hwy/targets.h"
 
-// Whether aclcpu has the avx512_bf16 target (x86-64 with a compiler that knows
-// the AVX512_BF16 intrinsics, and Highway's AVX-512 target compiled).
+// Whether aclcpu has the avx512_bf16 target (x86-64 with a compiler whose
+// assembler knows the AVX512_BF16 instructions, simd/bf16_instruction-inl.h,
+// and Highway's AVX-512 target compiled).
 #if HWY_ARCH_X86_64 && (HWY_TARGETS & HWY_AVX3) && (HWY_COMPILER_GCC_ACTUAL >= 1000 || HWY_COMPILER_CLANG >= 900)
 #define ACLCPU_HAVE_AVX512_BF16_TARGET 1
 #else
@@ -29,15 +30,6 @@
 #define ACLCPU_HAVE_AVX512_FP16_TARGET 1
 #else
 #define ACLCPU_HAVE_AVX512_FP16_TARGET 0
-#endif
-
-// The function attribute of code that uses the AVX512_BF16 instructions
-// (VCVTNE2PS2BF16) on the avx512_bf16 target, inside Highway's AVX-512 code:
-// all of Highway's AVX-512 features plus AVX512_BF16, so that Highway's
-// always-inline ops can be inlined into it (Clang requires every feature of the
-// callee; HWY_TARGET_STR_AVX3 comes with hwy/highway.h, where this is used).
-#if ACLCPU_HAVE_AVX512_BF16_TARGET
-#define ACLCPU_AVX512_BF16_ATTR __attribute__((target(HWY_TARGET_STR_AVX3 ",avx512bf16")))
 #endif
 
 namespace aclcpu {

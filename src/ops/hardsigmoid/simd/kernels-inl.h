@@ -23,6 +23,7 @@
 #include "ops/hardsigmoid/scalar_kernel.h"
 #include "ops/shared/simd/element_io-inl.h"
 #include "ops/shared/simd/transposed_tiles-inl.h"
+#include "simd/bf16_instruction-inl.h"
 #include "simd/convert-inl.h"
 #include "simd/targets.h"
 
@@ -175,8 +176,8 @@ void ContiguousRun(const typename Type::Storage* s, typename Type::Storage* o, i
 
 #if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
 // The avx512_bf16 target's bf16 vectors (simd/targets.h): the same float32
-// arithmetic, narrowed by VCVTNE2PS2BF16, which rounds two float32 vectors to
-// bf16 in one instruction (to nearest even; a NaN quieted with its sign and
+// arithmetic, narrowed by VCVTNE2PS2BF16 (simd/bf16_instruction-inl.h), which
+// rounds two float32 vectors to bf16 in one instruction (to nearest even; a NaN quieted with its sign and
 // top payload bits, as our conversion does) where the exact integer narrowing
 // of simd/convert-inl.h is about half of a vector's instructions.
 // Where the instruction differs from our conversion: it takes subnormal
@@ -189,36 +190,26 @@ void ContiguousRun(const typename Type::Storage* s, typename Type::Storage* o, i
 // both kernels below and compare with the scalar division.
 // The two halves of 32 bf16 are widened in order, so the instruction's
 // [first operand's | second operand's] packing is already the element order.
-// A function without the instruction's target attribute cannot inline one
-// with it, so the two loops are written out here rather than passed to
-// ForEachFullVector and shared::StreamVectors as lambdas.
-ACLCPU_AVX512_BF16_ATTR inline __m512i Bf16InstructionVector(const uint16_t* s) {
+HWY_INLINE hn::Vec512<uint16_t> Bf16InstructionVector(const uint16_t* s) {
   const hn::ScalableTag<float> df;
   const auto lower = HardsigmoidVector<Bf16>(df, shared::LoadBf16AsF32(df, s));
   const auto upper = HardsigmoidVector<Bf16>(df, shared::LoadBf16AsF32(df, s + hn::Lanes(df)));
-  return reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(upper.raw, lower.raw));
+  return shared::NarrowPairToBf16WithInstruction(lower, upper);
 }
 
-ACLCPU_AVX512_BF16_ATTR inline void ContiguousBf16RunWithBf16Instructions(const uint16_t* s, uint16_t* o,
-                                                                           int64_t count) {
-  constexpr int64_t kLanes16 = 32;
-  int64_t i = 0;
-  for (; i + kLanes16 <= count; i += kLanes16) _mm512_storeu_si512(o + i, Bf16InstructionVector(s + i));
+inline void ContiguousBf16RunWithBf16Instructions(const uint16_t* s, uint16_t* o, int64_t count) {
+  const hn::ScalableTag<uint16_t> d16;
+  const int64_t i =
+      shared::ForEachFullVector(int64_t{0}, count, static_cast<int64_t>(hn::Lanes(d16)),
+                                [&](int64_t at) { hn::StoreU(Bf16InstructionVector(s + at), d16, o + at); });
   ContiguousRun<Bf16>(s + i, o + i, count - i);
 }
 
-// Streamed from registers, in shared::StreamVectors' order (the elements up to
-// out's alignment and the tail by the ordinary kernel).
-ACLCPU_AVX512_BF16_ATTR inline void StreamingBf16RunWithBf16Instructions(const uint16_t* s, uint16_t* o,
-                                                                          int64_t count) {
-  constexpr int64_t kLanes16 = 32;
-  const int64_t head = shared::ElementsBeforeAlignment(o, sizeof(uint16_t), 64, count);
-  ContiguousBf16RunWithBf16Instructions(s, o, head);
-  int64_t i = head;
-  for (; i + kLanes16 <= count; i += kLanes16) {
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(o + i), Bf16InstructionVector(s + i));
-  }
-  ContiguousBf16RunWithBf16Instructions(s + i, o + i, count - i);
+// Streamed from registers (shared::StreamVectors).
+inline void StreamingBf16RunWithBf16Instructions(const uint16_t* s, uint16_t* o, int64_t count) {
+  shared::StreamVectors(
+      hn::ScalableTag<uint16_t>(), o, count, [s](int64_t i) { return Bf16InstructionVector(s + i); },
+      [s, o](int64_t start, int64_t length) { ContiguousBf16RunWithBf16Instructions(s + start, o + start, length); });
 }
 #endif
 
