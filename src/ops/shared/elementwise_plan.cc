@@ -35,8 +35,7 @@ constexpr int64_t kStreamingMinFootprintBytes = int64_t{48} << 20;
 // rows 5.6 -> 10.9, 256 B 3.2-4.0 -> 3.2-4.6, 400 B 3.1-3.3 -> 8.4-10.7, 800 B
 // 3.3 -> 4.7-6.0, 2000 B 3.9-4.1 -> 3.2-3.8, 2 KiB 3.4-3.5 -> 2.9-3.3, 4 KiB
 // 3.5-4.1 -> 2.9-3.2, 16 KiB 3.5-4.8 -> 2.9-3.2; two threads, 2 KiB and 16 KiB
-// rows 3.0-3.2 -> 2.3-2.4.
-// So from 2 KiB.
+// rows 3.0-3.2 -> 2.3-2.4. So from 2 KiB.
 constexpr int64_t kStreamingMinRowBytes = 2048;
 
 }  // namespace

@@ -177,9 +177,10 @@ void ContiguousRun(const typename Type::Storage* s, typename Type::Storage* o, i
 #if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
 // The avx512_bf16 target's bf16 vectors (simd/targets.h): the same float32
 // arithmetic, narrowed by VCVTNE2PS2BF16 (simd/bf16_instruction-inl.h), which
-// rounds two float32 vectors to bf16 in one instruction (to nearest even; a NaN quieted with its sign and
-// top payload bits, as our conversion does) where the exact integer narrowing
-// of simd/convert-inl.h is about half of a vector's instructions.
+// rounds two float32 vectors to bf16 in one instruction (to nearest even; a
+// NaN quieted with its sign and top payload bits, as our conversion does)
+// where the exact integer narrowing of simd/convert-inl.h is about half of a
+// vector's instructions.
 // Where the instruction differs from our conversion: it takes subnormal
 // float32 inputs for zero. No result here is one: each is 0, NaN, or within
 // an ulp or so of (self + 3) / 6 with self + 3 at least 2^-6 (the spacing of

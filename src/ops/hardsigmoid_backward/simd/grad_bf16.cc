@@ -20,10 +20,10 @@ ACLCPU_DEFINE_KERNELS_FOR_GRAD(Bf16)
 // integer narrowing is most of SameHalfTypeRun's work for bf16, and
 // VCVTNE2PS2BF16 (simd/bf16_instruction-inl.h) does it in one instruction for
 // two vectors, rounding to nearest even and quieting NaNs as our conversion
-// does. But it treats
-// subnormal inputs as zero (the pitfall of using it naively): a vector with any
-// subnormal product (bf16 has float32's exponent range, so only a subnormal
-// float32 can give a subnormal bf16) takes SameHalfTypeVector's arithmetic.
+// does. But it treats subnormal inputs as zero (the pitfall of using it
+// naively): a vector with any subnormal product (bf16 has float32's exponent
+// range, so only a subnormal float32 can give a subnormal bf16) takes
+// SameHalfTypeVector's arithmetic.
 // Lanes: a vector of 32 bf16 is read as 16 float32 lanes of its even elements
 // (shifted up) and 16 of its odd ones (already the upper halves); the
 // instruction packs them as [even | odd], and one word permute, zeroing the
@@ -64,7 +64,7 @@ HWY_INLINE hn::Vec512<uint16_t> SameBf16VectorWithBf16Instructions(const uint16_
   return hn::Vec512<uint16_t>{_mm512_maskz_permutexvar_epi16(inside, _mm512_load_si512(kInterleave), packed)};
 }
 
-// One vector a step: unrolled four vectors a step (ForEachFullVector), with
+// One vector a step. Unrolled four vectors a step (ForEachFullVector), with
 // four subnormal tests and their branches, this loop took longer through the
 // API (one core, AMD Zen 5 VM, alternated libraries: 1K 123-211 against
 // 101-111 ns, 1M 81-118 against 72-76 us). The streaming loop is unrolled
