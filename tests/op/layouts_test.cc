@@ -325,7 +325,7 @@ TEST(Layouts, HugeContiguousHalfOutputsTakeTheNonTemporalStorePath) {
 // more; ops/shared/elementwise_plan.cc), each row's ends by ordinary stores and
 // one fence a thread: rows with gaps between them, every operand misaligned
 // by its offset (storage past each view's end catches writes beyond it), and
-// a row of both inputs broadcast down a dense out.
+// (float32) a row of both inputs broadcast down a dense out.
 TEST(Layouts, HugeLaunchesWithRowsOfOutTakeTheNonTemporalStorePath) {
   for (const char* name : {"grad_f32_self_f32_out_f32", "exhaustive_f16", "exhaustive_bf16"}) {
     SCOPED_TRACE(name);
@@ -337,6 +337,7 @@ TEST(Layouts, HugeLaunchesWithRowsOfOutTakeTheNonTemporalStorePath) {
     EXPECT_TRUE(RunOnGolden(golden, indices, Strided({rows, cols}, {cols + 5, 1}, 1, (cols + 5) * rows + 9),
                             Strided({rows, cols}, {cols + 9, 1}, 2), Strided({rows, cols}, {cols + 3, 1}, 3,
                                                                              (cols + 3) * rows + 7)));
+    if (!is_float32) continue;  // the 16-bit rows above already take the same streaming kernels
     const Operand broadcast_row = Strided({rows, cols}, {0, 1}, 1);
     const std::vector<size_t> picks = SpreadIndices(golden, broadcast_row.layout.offset + cols, 7);
     EXPECT_TRUE(RunOnGolden(golden, IndicesFollowingStorage(broadcast_row.layout, picks), broadcast_row,
