@@ -177,8 +177,9 @@ TEST(HardsigmoidKernelAllTargets, Float32QuotientOfEveryMantissaMatchesScalarDiv
 
 // The block kernel of `dtype` on `target` on `plane`
 // (tests/support/tile_test_planes.h) against the scalar reference run column
-// by column, every byte of out's buffer compared.
-void ExpectTileSameAsScalar(aclDataType dtype, int64_t target, const TileTestPlane& p) {
+// by column, every byte of out's buffer compared; out's aligned vectors stored
+// non-temporally or not (`stream`).
+void ExpectTileSameAsScalar(aclDataType dtype, int64_t target, const TileTestPlane& p, bool stream) {
   const TileFn tile = SelectTileKernel(dtype, target);
   const RunFn scalar = SelectScalarKernel(dtype);
   ASSERT_NE(tile, nullptr);
@@ -187,13 +188,13 @@ void ExpectTileSameAsScalar(aclDataType dtype, int64_t target, const TileTestPla
   const std::vector<uint8_t> self = KernelTestValues(dtype, p.in_extent, 41 + static_cast<uint32_t>(p.size0 * p.size1));
   const uint8_t* s = self.data() + size * p.misalign;
   const std::vector<uint8_t> tile_out = PlaneOut(p, size, [&](uint8_t* out) {
-    tile(s, p.in_pitch, p.in_step, out, p.out_step, p.out_pitch, p.size0, p.size1);
+    tile(s, p.in_pitch, p.in_step, out, p.out_step, p.out_pitch, p.size0, p.size1, stream);
   });
   const std::vector<uint8_t> scalar_out = ScalarPlaneOut(p, size, [&](int64_t j, uint8_t* column) {
     scalar(s + size * j * p.in_step, p.in_pitch, column, p.out_step, p.size0);
   });
   ASSERT_EQ(tile_out, scalar_out) << p.size0 << " x " << p.size1 << " layout " << p.layout << " "
-                                  << TargetName(target) << " " << DtypeName(dtype);
+                                  << TargetName(target) << " " << DtypeName(dtype) << (stream ? " streamed" : "");
 }
 
 // The two-dimensional block kernel (transposed views) on every target and dtype.
@@ -204,15 +205,24 @@ class HardsigmoidTileKernel : public ::testing::TestWithParam<KernelCase> {
     ASSERT_NE(tile_, nullptr);
   }
 
-  void ExpectSameAsScalar(const TileTestPlane& p) { ExpectTileSameAsScalar(GetParam().dtype, GetParam().target, p); }
+  void ExpectSameAsScalar(const TileTestPlane& p, bool stream) {
+    ExpectTileSameAsScalar(GetParam().dtype, GetParam().target, p, stream);
+  }
 
   TileFn tile_ = nullptr;
 };
 
 // Ragged sizes around the lane counts and every edge of the block, in
-// the transposed, padded-and-misaligned and all-strided layouts.
+// the transposed, padded-and-misaligned and all-strided layouts; in the first
+// two with non-temporal stores too (the strided layout's element walk has
+// none), out's rows starting at many alignments.
 TEST_P(HardsigmoidTileKernel, BlocksAtLaneAndBlockEdgesMatchScalar) {
-  for (const TileTestPlane& plane : AllTileTestPlanes()) ASSERT_NO_FATAL_FAILURE(ExpectSameAsScalar(plane));
+  for (const TileTestPlane& plane : AllTileTestPlanes()) {
+    ASSERT_NO_FATAL_FAILURE(ExpectSameAsScalar(plane, /*stream=*/false));
+    if (plane.layout != kTileTestStridedLayout) {
+      ASSERT_NO_FATAL_FAILURE(ExpectSameAsScalar(plane, /*stream=*/true));
+    }
+  }
 }
 
 // In place: out is self's buffer with self's layout (the element-by-element
@@ -221,8 +231,8 @@ TEST_P(HardsigmoidTileKernel, InPlaceMatchesOutOfPlace) {
   const int64_t size0 = 70, size1 = 131;
   std::vector<uint8_t> self = KernelTestValues(GetParam().dtype, size0 * size1, 61);
   std::vector<uint8_t> expected(self.size());
-  tile_(self.data(), size1, 1, expected.data(), size1, 1, size0, size1);
-  tile_(self.data(), size1, 1, self.data(), size1, 1, size0, size1);
+  tile_(self.data(), size1, 1, expected.data(), size1, 1, size0, size1, false);
+  tile_(self.data(), size1, 1, self.data(), size1, 1, size0, size1, false);
   ASSERT_EQ(self, expected);
 }
 
@@ -248,35 +258,12 @@ TEST(HardsigmoidTileKernelAllTargets, EveryHalfPatternThroughTheBlockMatchesScal
     for (int64_t target : AvailableTargets()) {
       const TileFn tile = SelectTileKernel(dtype, target);
       ASSERT_NE(tile, nullptr);
-      std::vector<uint16_t> actual(65536);
-      tile(self.data(), 256, 1, actual.data(), 1, 256, 256, 256);
-      ASSERT_EQ(actual, expected) << TargetName(target) << " " << DtypeName(dtype);
+      for (bool stream : {false, true}) {
+        std::vector<uint16_t> actual(65536);
+        tile(self.data(), 256, 1, actual.data(), 1, 256, 256, 256, stream);
+        ASSERT_EQ(actual, expected) << TargetName(target) << " " << DtypeName(dtype) << (stream ? " streamed" : "");
+      }
     }
-  }
-}
-
-// A plane of 16 MiB of out or more takes non-temporal stores
-// (tests/support/tile_test_planes.h) on every target, for bf16 here: the
-// backward op's tests take the same path for a float32 and an f16 out
-// (tests/unit/simd_kernel_test.cc), and the block differs only in the
-// narrowing between those and bf16.
-TEST(HardsigmoidTileKernelAllTargets, LargePlaneWithStreamingStoresMatchesScalar) {
-  const aclDataType dtype = ACL_BF16;
-  const size_t size = DtypeSize(dtype);
-  const TileTestPlane p = StreamingTileTestPlane(static_cast<int64_t>(size));
-  const std::vector<uint8_t> self = KernelTestValues(dtype, p.in_extent, 51);
-  const RunFn scalar = SelectScalarKernel(dtype);
-  const std::vector<uint8_t> expected = ScalarPlaneOut(p, size, [&](int64_t j, uint8_t* column) {
-    scalar(self.data() + size * j, p.in_pitch, column, 1, p.size0);
-  });
-  for (int64_t target : AvailableTargets()) {
-    const TileFn tile = SelectTileKernel(dtype, target);
-    ASSERT_NE(tile, nullptr);
-    const std::vector<uint8_t> actual = PlaneOut(p, size, [&](uint8_t* out) {
-      tile(self.data(), p.in_pitch, 1, out, 1, p.out_pitch, p.size0, p.size1);
-    });
-    // Not ASSERT_EQ: a failure would print both buffers, millions of bytes.
-    ASSERT_TRUE(actual == expected) << p.size0 << " x " << p.size1 << " " << TargetName(target);
   }
 }
 

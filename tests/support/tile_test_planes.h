@@ -28,6 +28,7 @@ struct TileTestPlane {
 };
 
 constexpr int kTileTestLayouts = 3;
+constexpr int kTileTestStridedLayout = 2;  // the one layout without vector blocks
 
 inline TileTestPlane MakeTileTestPlane(int64_t size0, int64_t size1, int layout) {
   TileTestPlane p{};
@@ -72,17 +73,6 @@ inline std::vector<TileTestPlane> AllTileTestPlanes() {
   const int64_t tall[][3] = {{127, 129, 0}, {129, 75, 0}, {255, 129, 0}, {256, 129, 1}, {257, 75, 1}};
   for (const auto& shape : tall) planes.push_back(MakeTileTestPlane(shape[0], shape[1], static_cast<int>(shape[2])));
   return planes;
-}
-
-// A plane whose out is at least 16 MiB, from which the vector block stores
-// non-temporally where out's vectors are aligned: transposed, an odd number of
-// rows (out's lines start at every alignment, so both kinds of store run, and
-// rows and columns are left past the last whole square and block). For an out
-// of `element_bytes` an element.
-inline TileTestPlane StreamingTileTestPlane(int64_t element_bytes) {
-  const int64_t size0 = 4099;
-  const int64_t size1 = ((int64_t{16} << 20) / element_bytes + size0 - 1) / size0 + 3;
-  return MakeTileTestPlane(size0, size1, 0);
 }
 
 // Out's buffer for plane `p` (out_extent elements of `out_bytes` bytes, 0xA5

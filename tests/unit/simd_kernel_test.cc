@@ -123,8 +123,10 @@ TEST_P(SimdKernel, RunsWithMixedStridesMatchScalar) {
 
 // The two-dimensional block kernel (transposed views) against the scalar
 // reference run column by column, on one of the shared test planes
-// (tests/support/tile_test_planes.h).
-void ExpectTileSameAsScalar(const PathCase& c, HardsigmoidBackwardRunFn scalar, const TileTestPlane& p) {
+// (tests/support/tile_test_planes.h), out's aligned vectors stored
+// non-temporally or not (`stream`).
+void ExpectTileSameAsScalar(const PathCase& c, HardsigmoidBackwardRunFn scalar, const TileTestPlane& p,
+                            bool stream) {
   const aclDataType promoted = PromoteFloatingTypes(c.grad, c.self);
   const HardsigmoidBackwardTileFn tile = SelectTileKernel(c.grad, c.self, promoted, c.out, c.target);
   ASSERT_NE(tile, nullptr);
@@ -134,19 +136,26 @@ void ExpectTileSameAsScalar(const PathCase& c, HardsigmoidBackwardRunFn scalar, 
   const uint8_t* s = self.data() + DtypeSize(c.self) * p.misalign;
   const size_t out_size = DtypeSize(c.out);
   const std::vector<uint8_t> tile_out = PlaneOut(p, out_size, [&](uint8_t* out) {
-    tile(g, p.in_pitch, p.in_step, s, p.in_pitch, p.in_step, out, p.out_step, p.out_pitch, p.size0, p.size1);
+    tile(g, p.in_pitch, p.in_step, s, p.in_pitch, p.in_step, out, p.out_step, p.out_pitch, p.size0, p.size1,
+         stream);
   });
   const std::vector<uint8_t> scalar_out = ScalarPlaneOut(p, out_size, [&](int64_t j, uint8_t* column) {
     scalar(g + DtypeSize(c.grad) * j * p.in_step, p.in_pitch, s + DtypeSize(c.self) * j * p.in_step, p.in_pitch,
            column, p.out_step, p.size0);
   });
-  ASSERT_EQ(tile_out, scalar_out) << p.size0 << " x " << p.size1 << " layout " << p.layout;
+  ASSERT_EQ(tile_out, scalar_out) << p.size0 << " x " << p.size1 << " layout " << p.layout
+                                  << (stream ? " streamed" : "");
 }
 
-// Sizes around the lane counts and at every edge of the block, in every layout.
+// Sizes around the lane counts and at every edge of the block, in every
+// layout; in the vector layouts with non-temporal stores too (the element walk
+// of the strided layout has none), out's rows starting at many alignments.
 TEST_P(SimdKernel, TileBlocksAtLaneAndBlockEdgesMatchScalar) {
   for (const TileTestPlane& plane : AllTileTestPlanes()) {
-    ASSERT_NO_FATAL_FAILURE(ExpectTileSameAsScalar(GetParam(), scalar_, plane));
+    ASSERT_NO_FATAL_FAILURE(ExpectTileSameAsScalar(GetParam(), scalar_, plane, /*stream=*/false));
+    if (plane.layout != kTileTestStridedLayout) {
+      ASSERT_NO_FATAL_FAILURE(ExpectTileSameAsScalar(GetParam(), scalar_, plane, /*stream=*/true));
+    }
   }
 }
 
@@ -248,35 +257,6 @@ TEST(SimdKernelFloatWindow, EveryFloat32SelfUpperHalfMatchesScalar) {
   }
 }
 
-// The block kernel's non-temporal store path (planes of 16 MiB of out or more)
-// on every target (tests/support/tile_test_planes.h), for a 32-bit and a 16-bit
-// out: each has its own block. The scalar reference runs once a plane.
-TEST(SimdTileKernel, LargePlanesWithStreamingStoresMatchScalar) {
-  const PathCase dtypes[] = {{0, ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT}, {0, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}};
-  for (const PathCase& c : dtypes) {
-    const aclDataType promoted = PromoteFloatingTypes(c.grad, c.self);
-    const HardsigmoidBackwardRunFn scalar = SelectScalarKernel(c.grad, c.self, promoted, c.out);
-    const size_t out_size = DtypeSize(c.out);
-    const TileTestPlane p = StreamingTileTestPlane(static_cast<int64_t>(out_size));
-    const std::vector<uint8_t> grad = KernelTestValues(c.grad, p.in_extent, 51);
-    const std::vector<uint8_t> self = KernelTestValues(c.self, p.in_extent, 52);
-    const std::vector<uint8_t> expected = ScalarPlaneOut(p, out_size, [&](int64_t j, uint8_t* column) {
-      scalar(grad.data() + DtypeSize(c.grad) * j, p.in_pitch, self.data() + DtypeSize(c.self) * j, p.in_pitch,
-             column, 1, p.size0);
-    });
-    for (int64_t target : AvailableTargets()) {
-      const HardsigmoidBackwardTileFn tile = SelectTileKernel(c.grad, c.self, promoted, c.out, target);
-      ASSERT_NE(tile, nullptr);
-      const std::vector<uint8_t> actual = PlaneOut(p, out_size, [&](uint8_t* out) {
-        tile(grad.data(), p.in_pitch, 1, self.data(), p.in_pitch, 1, out, 1, p.out_pitch, p.size0, p.size1);
-      });
-      // Not ASSERT_EQ: a failure would print both buffers, millions of bytes.
-      ASSERT_TRUE(actual == expected) << p.size0 << " x " << p.size1 << " " << TargetName(target) << " "
-                                      << DtypeName(c.grad) << " " << DtypeName(c.out);
-    }
-  }
-}
-
 // The block kernel in place: out is gradOutput's buffer with gradOutput's layout.
 TEST(SimdTileKernel, OutAliasingGradOutputMatchesOutOfPlace) {
   const int64_t size0 = 70, size1 = 131;
@@ -289,8 +269,8 @@ TEST(SimdTileKernel, OutAliasingGradOutputMatchesOutOfPlace) {
       std::vector<uint8_t> grad = KernelTestValues(grad_and_out, count, 61);
       const std::vector<uint8_t> self_values = KernelTestValues(self, count, 62);
       std::vector<uint8_t> expected(grad.size());
-      tile(grad.data(), size1, 1, self_values.data(), size1, 1, expected.data(), size1, 1, size0, size1);
-      tile(grad.data(), size1, 1, self_values.data(), size1, 1, grad.data(), size1, 1, size0, size1);
+      tile(grad.data(), size1, 1, self_values.data(), size1, 1, expected.data(), size1, 1, size0, size1, false);
+      tile(grad.data(), size1, 1, self_values.data(), size1, 1, grad.data(), size1, 1, size0, size1, false);
       ASSERT_EQ(grad, expected) << TargetName(target) << " " << DtypeName(grad_and_out);
     }
   }

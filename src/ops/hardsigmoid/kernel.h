@@ -21,9 +21,11 @@ using RunFn = void (*)(const void* self, int64_t self_stride, void* out, int64_t
 // elements; self's may be zero). For transposed views: it reads self along dim 1
 // (its contiguous dim) and writes out along dim 0 in blocks (ops/shared/simd/
 // transposed_tiles-inl.h), so neither side walks across cache lines element by
-// element.
+// element. `stream`: out's aligned vectors are stored non-temporally (huge
+// launches); the caller fences them (hwy::FlushStream) before the results are
+// read.
 using TileFn = void (*)(const void* self, int64_t self_stride0, int64_t self_stride1, void* out,
-                        int64_t out_stride0, int64_t out_stride1, int64_t size0, int64_t size1);
+                        int64_t out_stride0, int64_t out_stride1, int64_t size0, int64_t size1, bool stream);
 
 // The kernel for `dtype` (FLOAT, FLOAT16, BF16 or INT32) on SIMD target `target`
 // (a Highway target bit; see simd/targets.h); nullptr for any other dtype or a

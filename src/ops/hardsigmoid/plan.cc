@@ -78,7 +78,10 @@ aclnnStatus BuildPlan(const ElementwiseOpInfo& info, const ElementwiseOperand* o
     }
   }
   // self read along its rows, out written along its own: the block kernel.
-  if (geometry.tiled && InputsRunAlongDim1(geometry.layout)) plan->tile_kernel = SelectTileKernel(dtype, plan->target);
+  if (geometry.tiled && InputsRunAlongDim1(geometry.layout)) {
+    plan->tile_kernel = SelectTileKernel(dtype, plan->target);
+    plan->streaming = plan->tile_kernel != nullptr && geometry.WorthStreamingTiles();
+  }
   if (Verbose()) {
     std::fprintf(stderr, "aclcpu: %s plan: self=%s out=%s %s%s\n", info.phase2_name, DtypeName(self->dtype),
                  DtypeName(operands[kOut].tensor->dtype),

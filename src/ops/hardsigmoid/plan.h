@@ -36,7 +36,7 @@ struct Plan : ElementwisePlan<RunFn> {
   void RunTile(char* const* starts, const int64_t* strides0, const int64_t* strides1, int64_t size0,
                int64_t size1) const {
     tile_kernel(starts[kSelf], strides0[kSelf], strides1[kSelf], starts[kOut], strides0[kOut], strides1[kOut], size0,
-                size1);
+                size1, streaming);
   }
 };
 

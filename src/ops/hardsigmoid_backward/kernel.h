@@ -20,9 +20,12 @@ using HardsigmoidBackwardRunFn = void (*)(const void* grad, int64_t grad_stride,
 // may be zero). For transposed views: it reads the inputs along dim 1 (their
 // contiguous dim) and writes out along dim 0, so neither side walks across
 // cache lines element by element (see TileRun in simd/kernels-inl.h).
+// `stream`: out's aligned vectors are stored non-temporally (huge launches);
+// the caller fences them (hwy::FlushStream) before the results are read.
 using HardsigmoidBackwardTileFn = void (*)(const void* grad, int64_t grad_stride0, int64_t grad_stride1,
                                            const void* self, int64_t self_stride0, int64_t self_stride1, void* out,
-                                           int64_t out_stride0, int64_t out_stride1, int64_t size0, int64_t size1);
+                                           int64_t out_stride0, int64_t out_stride1, int64_t size0, int64_t size1,
+                                           bool stream);
 
 // The kernel for inputs (grad, self), computed in `promoted` and stored as `out`,
 // on SIMD target `target` (a Highway target bit; see simd/targets.h). grad, self

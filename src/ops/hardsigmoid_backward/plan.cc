@@ -118,6 +118,7 @@ aclnnStatus BuildPlan(const ElementwiseOperand* operands, Plan* plan) {
   }
   if (geometry.tiled && InputsRunAlongDim1(geometry.layout)) {
     plan->tile_kernel = SelectTileKernel(grad_dtype, self_dtype, promoted, out_dtype, plan->target);
+    plan->streaming = plan->tile_kernel != nullptr && geometry.WorthStreamingTiles();
   }
   if (Verbose()) LogPlan(*plan, operands, promoted);
   return ACLNN_SUCCESS;

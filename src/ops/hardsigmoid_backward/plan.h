@@ -32,7 +32,7 @@ struct Plan : ElementwisePlan<HardsigmoidBackwardRunFn> {
   void RunTile(char* const* starts, const int64_t* strides0, const int64_t* strides1, int64_t size0,
                int64_t size1) const {
     tile_kernel(starts[kGrad], strides0[kGrad], strides1[kGrad], starts[kSelf], strides0[kSelf], strides1[kSelf],
-                starts[kOut], strides0[kOut], strides1[kOut], size0, size1);
+                starts[kOut], strides0[kOut], strides1[kOut], size0, size1, streaming);
   }
 };
 

@@ -54,7 +54,7 @@ struct ElementwisePlan {
 
   ElementwiseGeometry geometry;
   int64_t target = 0;      // the SIMD target the kernel was chosen for
-  bool streaming = false;  // the kernel uses non-temporal stores (huge contiguous outputs)
+  bool streaming = false;  // the kernel uses non-temporal stores (huge launches), which the runner fences
   RunFn kernel = nullptr;
 };
 
@@ -133,11 +133,12 @@ class ElementwiseRunner {
  private:
   // Non-temporal stores are weakly ordered: each thread that made them fences
   // once, after its part and before it reports the part done, so they are
-  // visible when the launch completes. Here and not in the streaming kernels,
-  // which would fence after every run, and a launch with rows of out makes one
-  // run a row (backward, float32 gradOutput broadcast along the rows, 16M
-  // elements, one core, AMD Zen 5 VM, a fence a row -> one a part: 4 KiB rows
-  // 4.3-4.5 -> 2.9-3.1 ms a call, 16 KiB rows 3.1-3.3 -> 2.9-3.2).
+  // visible when the launch completes. Here and not in the streaming kernels
+  // (run and block kernels alike), which would fence after every run or
+  // plane, and a launch with rows of out makes one run a row (backward,
+  // float32 gradOutput broadcast along the rows, 16M elements, one core, AMD
+  // Zen 5 VM, a fence a row -> one a part: 4 KiB rows 4.3-4.5 -> 2.9-3.1 ms a
+  // call, 16 KiB rows 3.1-3.3 -> 2.9-3.2).
   void FenceStreamedStores() const {
     if (plan_.streaming) hwy::FlushStream();
   }

@@ -11,22 +11,6 @@
 namespace aclcpu {
 namespace {
 
-// Non-temporal stores pay off once the data is well beyond the last-level cache
-// (measured here: +20-50% at 16M float32 elements, 2-3x slower while in cache;
-// all-bf16 through the full API, medians of 25 calls, two A/B rounds: 8.6M
-// elements 2 threads 29-35 -> 53-58 GB/s, 16M 1 thread 26-27 -> 28-31, 16M 2
-// threads 37-39 -> 40-56; all-f16 16M 2 threads 28 -> 41; float32 [::2]
-// inputs, 16M elements, bench medians: 1 thread 15.8 -> 13.8 ms, 2 threads
-// 10.0-10.2 -> 6.2-8.8 ms. Step-2 views of 16-bit types computed in blocks and
-// copied out gained nothing there; stored non-temporally by the step-2 kernel
-// itself, whole vectors at a time, they gain: all-bf16 16M one thread against
-// the step-2 roofline 0.57-0.62 -> 0.92-0.99, see the backward op's
-// StreamingRun. Every contiguous run is now streamed from registers as well:
-// ops/shared/simd/element_io-inl.h's StreamVectors.)
-// The bar is every view together at 48 MiB, 1.5x a 32 MiB L3 (this machine's; a
-// server part's per-die L3 is of that order). Not derived from sysconf: inside
-// VMs it reports the host's whole L3 (320 MiB here).
-constexpr int64_t kStreamingMinFootprintBytes = int64_t{48} << 20;
 // Rows of out (a broadcast input, a sliced or permuted batch) are streamed one
 // by one, each run's first and last elements up to a vector boundary by
 // ordinary stores; that costs per row, so only long rows gain. Backward, float32
@@ -37,6 +21,11 @@ constexpr int64_t kStreamingMinFootprintBytes = int64_t{48} << 20;
 // 3.5-4.1 -> 2.9-3.2, 16 KiB 3.5-4.8 -> 2.9-3.2; two threads, 2 KiB and 16 KiB
 // rows 3.0-3.2 -> 2.3-2.4. So from 2 KiB.
 constexpr int64_t kStreamingMinRowBytes = 2048;
+// The block kernel (transposed planes) streams out's aligned vectors from 16
+// MiB of out per plane and thread: with the inputs at least 32-48 MiB in all,
+// of the order of the runs' footprint bar, far beyond L2 and most of the L3
+// share. Backward float32 4096^2 bench 41 -> 31-37 ms.
+constexpr int64_t kStreamingMinPlaneBytes = int64_t{16} << 20;
 
 }  // namespace
 
@@ -45,6 +34,16 @@ bool ElementwiseGeometry::WorthStreamingRuns() const {
   if (flat) return true;
   if (tiled || layout.strides[kElementwiseOut][0] != 1) return false;
   return layout.rank == 1 || layout.sizes[0] * element_size[kElementwiseOut] >= kStreamingMinRowBytes;
+}
+
+bool ElementwiseGeometry::WorthStreamingTiles() const {
+  if (!tiled) return false;
+  // Threads split a rank-2 layout's one plane along dim 1 (SliceOuterDim), a
+  // higher rank's by whole planes: what each thread's block walk sees.
+  const int64_t cols = layout.rank == 2 ? layout.sizes[1] / parts : layout.sizes[1];
+  // Out's elements are distinct memory within an extent that fits in int64_t,
+  // so the product does not overflow.
+  return layout.sizes[0] * cols * element_size[kElementwiseOut] >= kStreamingMinPlaneBytes;
 }
 
 namespace elementwise_plan_detail {

@@ -40,6 +40,23 @@ inline constexpr int64_t kMinBytesPerPart = 128 * 1024;
 // Launches up to this size run on the caller's thread when its stream is idle:
 // they take well under a microsecond, less than waking the stream's worker.
 inline constexpr int64_t kMaxInlineElements = 4096;
+// Non-temporal stores pay off once the data is well beyond the last-level cache
+// (measured here: +20-50% at 16M float32 elements, 2-3x slower while in cache;
+// all-bf16 through the full API, medians of 25 calls, two A/B rounds: 8.6M
+// elements 2 threads 29-35 -> 53-58 GB/s, 16M 1 thread 26-27 -> 28-31, 16M 2
+// threads 37-39 -> 40-56; all-f16 16M 2 threads 28 -> 41; float32 [::2]
+// inputs, 16M elements, bench medians: 1 thread 15.8 -> 13.8 ms, 2 threads
+// 10.0-10.2 -> 6.2-8.8 ms. Step-2 views of 16-bit types computed in blocks and
+// copied out gained nothing there; stored non-temporally by the step-2 kernel
+// itself, whole vectors at a time, they gain: all-bf16 16M one thread against
+// the step-2 roofline 0.57-0.62 -> 0.92-0.99, see the backward op's
+// StreamingRun. Every contiguous run is now streamed from registers as well:
+// ops/shared/simd/element_io-inl.h's StreamVectors.)
+// The bar is every view together at 48 MiB, 1.5x a 32 MiB L3 (this machine's; a
+// server part's per-die L3 is of that order). Not derived from sysconf: inside
+// VMs it reports the host's whole L3 (320 MiB here). The bench's rooflines
+// stream by the same bar (bench/roofline.cc).
+inline constexpr int64_t kStreamingMinFootprintBytes = int64_t{48} << 20;
 
 // One operand as the API passed it, with the name messages use.
 struct ElementwiseOperand {
@@ -93,6 +110,9 @@ struct ElementwiseGeometry {
   // each run's ends leave to ordinary stores do not matter. The inputs may step
   // ([::2] views) or repeat (a broadcast row).
   bool WorthStreamingRuns() const;
+  // Whether the block kernel of a tiled launch streams out's aligned vectors:
+  // each thread's plane holds enough of out (elementwise_plan.cc).
+  bool WorthStreamingTiles() const;
 };
 
 // Step 1, right after CANN's checks: each view's own rules (view_checks.h), in

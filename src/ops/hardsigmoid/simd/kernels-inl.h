@@ -282,7 +282,7 @@ struct HardsigmoidOnHalves {
 // only.
 template <class Type>
 void TileRun(const void* self, int64_t self_stride0, int64_t self_stride1, void* out, int64_t out_stride0,
-             int64_t out_stride1, int64_t size0, int64_t size1) {
+             int64_t out_stride1, int64_t size0, int64_t size1, bool stream) {
   using T = typename Type::Storage;
   const shared::SharedTileInput inputs[1] = {{self, self_stride0, self_stride1, int64_t{sizeof(T)}}};
   auto compute_row = [](auto rows, float* b_row, int64_t cols) {
@@ -314,10 +314,10 @@ void TileRun(const void* self, int64_t self_stride0, int64_t self_stride1, void*
   auto run_row = [&](auto starts, T* dst, int64_t cols) { VectorRun<Type>(starts[0], self_stride1, dst, 1, cols); };
   if constexpr (sizeof(T) == sizeof(uint16_t)) {
     shared::RunSharedTransposedPlane<Type>(inputs, static_cast<T*>(out), out_stride0, out_stride1, size0, size1,
-                                           compute_row, run_row, HardsigmoidOnHalves<Type>());
+                                           stream, compute_row, run_row, HardsigmoidOnHalves<Type>());
   } else {
     shared::RunSharedTransposedPlane<Type>(inputs, static_cast<T*>(out), out_stride0, out_stride1, size0, size1,
-                                           compute_row, run_row);
+                                           stream, compute_row, run_row);
   }
 }
 

@@ -390,7 +390,7 @@ struct HardsigmoidGradOnHalves {
 template <class Grad, class Self, class Promoted, class Out>
 void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const void* self, int64_t self_stride0,
              int64_t self_stride1, void* out, int64_t out_stride0, int64_t out_stride1, int64_t size0,
-             int64_t size1) {
+             int64_t size1, bool stream) {
   using G = typename Grad::Storage;
   using S = typename Self::Storage;
   const SharedTileInput inputs[2] = {{grad, grad_stride0, grad_stride1, int64_t{sizeof(G)}},
@@ -413,10 +413,10 @@ void TileRun(const void* grad, int64_t grad_stride0, int64_t grad_stride1, const
   };
   auto* o = static_cast<typename Out::Storage*>(out);
   if constexpr (kEveryOperandOneHalfType<Grad, Self, Promoted, Out>) {
-    RunSharedTransposedPlane<Out>(inputs, o, out_stride0, out_stride1, size0, size1, compute_row, run_row,
+    RunSharedTransposedPlane<Out>(inputs, o, out_stride0, out_stride1, size0, size1, stream, compute_row, run_row,
                                   HardsigmoidGradOnHalves<Out>());
   } else {
-    RunSharedTransposedPlane<Out>(inputs, o, out_stride0, out_stride1, size0, size1, compute_row, run_row);
+    RunSharedTransposedPlane<Out>(inputs, o, out_stride0, out_stride1, size0, size1, stream, compute_row, run_row);
   }
 }
 

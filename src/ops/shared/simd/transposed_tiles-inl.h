@@ -430,9 +430,12 @@ HWY_NOINLINE void SharedTileBlockOfInputHalves(const SharedTileInput (&inputs)[k
 // block out element by element. An operator whose inputs are all of out's
 // 16-bit type may pass `halves_map` (see NoHalvesMap): its vector blocks then
 // take SharedTileBlockOfInputHalves, and compute_row is used by no 16-bit block.
+// `stream`: the vector blocks store out's aligned vectors non-temporally (phase
+// 1 decides: ElementwiseGeometry::WorthStreamingTiles); the launch fences them
+// once a thread, after its part (ElementwiseRunner).
 template <class Out, int kInputs, class ComputeRow, class RunRow, class HalvesMap = NoHalvesMap>
 void RunSharedTransposedPlane(const SharedTileInput (&inputs)[kInputs], typename Out::Storage* o,
-                              int64_t out_stride0, int64_t out_stride1, int64_t size0, int64_t size1,
+                              int64_t out_stride0, int64_t out_stride1, int64_t size0, int64_t size1, bool stream,
                               ComputeRow&& compute_row, RunRow&& run_row, const HalvesMap& halves_map = {}) {
   (void)halves_map;  // used by 16-bit vector blocks only
   using T = typename Out::Storage;
@@ -440,10 +443,6 @@ void RunSharedTransposedPlane(const SharedTileInput (&inputs)[kInputs], typename
   constexpr bool kWords = sizeof(T) == sizeof(float);
   bool vector_block = out_stride0 == 1 && (kHalves || kWords);
   for (int k = 0; k < kInputs; ++k) vector_block = vector_block && inputs[k].stride1 == 1;
-  // Non-temporal stores from 16 MiB of out per plane: with the inputs, at least
-  // 32-48 MiB in all, the contiguous path's threshold (elementwise_plan.cc),
-  // far beyond L2 and most of the L3 share. Backward f32 bench 41 -> 31-37 ms.
-  const bool stream = size0 * size1 * int64_t{sizeof(T)} >= (int64_t{16} << 20);
   constexpr int64_t kRows = kSharedTileRows<Out>;
   constexpr int64_t kCols = kSharedTileCols<Out>;
   // One scratch, read as the vector walk's words or as the element walk's rows.
@@ -491,7 +490,6 @@ void RunSharedTransposedPlane(const SharedTileInput (&inputs)[kInputs], typename
       }
     }
   }
-  if (stream) hwy::FlushStream();  // weakly ordered: visible before the launch completes
 }
 
 }  // namespace HWY_NAMESPACE
