@@ -34,8 +34,8 @@
 // c[r][j] = a[r][j] + b[j], a being self, b the grad row and c out. The row is
 // read from L1 every time after the first, so this reads self once and writes
 // out once, out with non-temporal stores row by row from the footprint at which
-// aclcpu streams (48 MiB, every view's elements counted as aclcpu counts them:
-// ops/shared/elementwise_plan.cc), ordinary stores below it. The contiguous
+// aclcpu streams (every view's elements counted as aclcpu counts them:
+// ops/shared/elementwise_plan.h's kStreamingMinFootprintBytes), ordinary stores below it. The contiguous
 // roofline of the same size reads a second n-element input instead, a traffic
 // (two reads to a write) the case never has.
 //
@@ -359,6 +359,7 @@ HWY_AFTER_NAMESPACE();
 #include "acl/acl.h"
 #include "hwy/aligned_allocator.h"
 #include "bench/runner.h"
+#include "ops/shared/elementwise_plan.h"  // kStreamingMinFootprintBytes
 
 namespace aclcpu_bench {
 HWY_EXPORT(AddRange);
@@ -379,6 +380,19 @@ constexpr size_t kParallelGrain = 32768;
 // Chunk starts are multiples of this many elements, so non-temporal stores stay
 // vector-aligned in every thread.
 constexpr size_t kChunkAlign = 64;
+
+// Runs part(index, parts) once on each of `threads` OpenMP threads (one
+// fork-join per call, as a library call would do), or part(0, 1) on the
+// calling thread for fewer than kParallelGrain elements.
+template <class Part>
+void ForkJoin(int threads, size_t elements, Part&& part) {
+  if (threads <= 1 || elements < kParallelGrain) {
+    part(size_t{0}, size_t{1});
+    return;
+  }
+#pragma omp parallel num_threads(threads)
+  part(static_cast<size_t>(omp_get_thread_num()), static_cast<size_t>(omp_get_num_threads()));
+}
 
 bool RooflineSupports(int a_size, int b_size, int c_size) {
   const int key = a_size * 100 + b_size * 10 + c_size;
@@ -412,17 +426,11 @@ class RooflineRunner : public Runner {
         loop_(loop) {}
 
   void Run() override {
-    if (threads_ <= 1 || n_ < kParallelGrain) {
-      Part(0, n_);
-      return;
-    }
-#pragma omp parallel num_threads(threads_)
-    {
-      const size_t parts = static_cast<size_t>(omp_get_num_threads());
+    ForkJoin(threads_, n_, [this](size_t part, size_t parts) {
       const size_t chunk = (n_ / parts + kChunkAlign - 1) / kChunkAlign * kChunkAlign;
-      const size_t begin = std::min(n_, chunk * static_cast<size_t>(omp_get_thread_num()));
+      const size_t begin = std::min(n_, chunk * part);
       Part(begin, std::min(n_, begin + chunk));
-    }
+    });
   }
 
  private:
@@ -527,16 +535,13 @@ class TransposedPatternRunner : public Runner {
         scratch_(hwy::AllocateAligned<uint8_t>(static_cast<size_t>(threads_) * ScratchBytes())) {}
 
   void Run() override {
-    const size_t blocks = static_cast<size_t>(kTransposeSide) / rows_;
-#pragma omp parallel num_threads(threads_)
-    {
-      const size_t parts = static_cast<size_t>(omp_get_num_threads());
-      const size_t part = static_cast<size_t>(omp_get_thread_num());
+    const size_t side = static_cast<size_t>(kTransposeSide);
+    const size_t blocks = side / rows_;
+    ForkJoin(threads_, side * side, [&](size_t part, size_t parts) {
       uint8_t* scratch = scratch_.get() + part * ScratchBytes();
-      HWY_DYNAMIC_DISPATCH(TransposedPatternRange)(a_, a_size_, b_, b_size_, out_, c_size_,
-                                                   static_cast<size_t>(kTransposeSide), rows_, kCols,
+      HWY_DYNAMIC_DISPATCH(TransposedPatternRange)(a_, a_size_, b_, b_size_, out_, c_size_, side, rows_, kCols,
                                                    blocks * part / parts, blocks * (part + 1) / parts, scratch);
-    }
+    });
   }
 
  private:
@@ -553,9 +558,6 @@ class TransposedPatternRunner : public Runner {
   hwy::AlignedFreeUniquePtr<uint8_t[]> scratch_;
 };
 
-// The footprint from which aclcpu streams (ops/shared/elementwise_plan.cc).
-constexpr int64_t kAclcpuStreamingFootprint = int64_t{48} << 20;
-
 // The broadcast roofline (see the top of this file): rows split between the
 // threads like RooflineRunner's elements, and none below kParallelGrain elements.
 class BroadcastRooflineRunner : public Runner {
@@ -567,20 +569,13 @@ class BroadcastRooflineRunner : public Runner {
         buffers_(buffers),
         n_(static_cast<size_t>(c.n)),
         side_(static_cast<size_t>(BroadcastSide(c.n))),
-        stream_(static_cast<int64_t>(self_size_ + grad_size_ + out_size_) * c.n >= kAclcpuStreamingFootprint),
+        stream_(static_cast<int64_t>(self_size_ + grad_size_ + out_size_) * c.n >=
+                aclcpu::kStreamingMinFootprintBytes),
         threads_(threads) {}
 
   void Run() override {
-    if (threads_ <= 1 || n_ < kParallelGrain) {
-      Rows(0, side_);
-      return;
-    }
-#pragma omp parallel num_threads(threads_)
-    {
-      const size_t parts = static_cast<size_t>(omp_get_num_threads());
-      const size_t part = static_cast<size_t>(omp_get_thread_num());
-      Rows(side_ * part / parts, side_ * (part + 1) / parts);
-    }
+    ForkJoin(threads_, n_,
+             [this](size_t part, size_t parts) { Rows(side_ * part / parts, side_ * (part + 1) / parts); });
   }
 
  private:
