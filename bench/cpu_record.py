@@ -125,7 +125,7 @@ def call_reference_section(calls_tsv, source):
     """The section recording this sweep's 1-element calls as the CPU's reference (its first sweep)."""
     with open(calls_tsv) as f:
         rows = [[row["case"], "%.0f" % float(row["ns"]), source] for row in csv.DictReader(f, delimiter="\t")]
-    lines = ["", "The first sweep's 1-element calls on this CPU (default target, median over rounds), kept by "
+    lines = ["", "The first sweep's 1-element calls on this CPU (default target, fastest round), kept by "
              "later sweeps: `bench/isa_sweep.py` checks that each stays within 1.1x of it (issue 19: \"a "
              "1-element call stays within 1.1x of its recorded value on the same CPU\").", "",
              "| " + " | ".join(CALL_REFERENCE_HEAD) + " |", "|" + "---|" * len(CALL_REFERENCE_HEAD)]
