@@ -182,31 +182,42 @@ void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, 
   using OutT = typename Out::Storage;
   const hn::ScalableTag<float> df;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-  const auto result_of = [&](const typename Grad::Storage* g_at, const typename Self::Storage* s_at) {
+  // Forced inline: unrolled four times (below), GCC 12 called the AVX-512
+  // all-bf16 vector as a function, four calls a step (bf16 [::2] 1M, one core,
+  // Zen 5 VM: 143-147 -> 256-277 us a call).
+  const auto result_of = [&](const typename Grad::Storage* g_at,
+                             const typename Self::Storage* s_at) __attribute__((always_inline)) {
     const auto grad_f32 = VectorIo<Grad>::LoadEven(df, g_at);
     return RoundToPromoted<Promoted, Out>(df, ScaledGradInside(df, Step2SelfInside<Self>(df, s_at), grad_f32));
   };
-  const auto result_at = [&](int64_t at) { return result_of(g + 2 * at, s + 2 * at); };
+  const auto result_at = [&](int64_t at) __attribute__((always_inline)) { return result_of(g + 2 * at, s + 2 * at); };
   // The second loads read one element past the last one used: the loops stop
-  // one vector short of the end so they stay in the view.
+  // one vector short of the end (count - 1 whole vectors' room) so they stay in
+  // the view. Unrolled (ForEachFullVector): one SSE4 vector a step ran at
+  // 0.71x SSSE3's byte-identical loop placed elsewhere in the code (see
+  // StreamVectors; f32 1K through the API, AMD Zen 5 VM: 433-441 against
+  // 314-320 ns a call, while the kernel alone, another copy of the same loop in
+  // the bench, took 207-214 against 250).
   if constexpr (kNonTemporal) {
     // A 16-bit out: two float32 vectors of results make one whole vector.
     constexpr int64_t kVectorsAStore = sizeof(OutT) == sizeof(float) ? 1 : 2;
     const int64_t step = kVectorsAStore * lanes;
     i = ElementsBeforeAlignment(o, sizeof(OutT), step * static_cast<int64_t>(sizeof(OutT)), count);
     ScalarRun<Grad, Self, Promoted, Out>(g, 2, s, 2, o, 1, i);
-    for (; i + step < count; i += step) {
+    i = ForEachFullVector(i, count - 1, step, [&](int64_t at) __attribute__((always_inline)) {
       if constexpr (kVectorsAStore == 1) {
-        hn::Stream(result_at(i), df, o + i);
+        hn::Stream(result_at(at), df, o + at);
       } else {
         const hn::Repartition<uint16_t, decltype(df)> du16;
-        hn::Stream(hn::Combine(du16, VectorIo<Out>::Narrow(df, result_at(i + lanes)),
-                               VectorIo<Out>::Narrow(df, result_at(i))),
-                   du16, o + i);
+        hn::Stream(hn::Combine(du16, VectorIo<Out>::Narrow(df, result_at(at + lanes)),
+                               VectorIo<Out>::Narrow(df, result_at(at))),
+                   du16, o + at);
       }
-    }
+    });
   }
-  for (; i + lanes < count; i += lanes) VectorIo<Out>::Store(df, result_at(i), o + i);
+  i = ForEachFullVector(i, count - 1, lanes, [&](int64_t at) __attribute__((always_inline)) {
+    VectorIo<Out>::Store(df, result_at(at), o + at);
+  });
   // The last 1 to lanes elements, whose second loads would read past the view:
   // one vector computed on a copy (ScalarRun's conversions, element by
   // element, took a quarter of a 1K-element call).
