@@ -290,8 +290,10 @@ TEST_P(InPlace, OutInPlaceOverAnInputMatchesOutOfPlace) {
 
 INSTANTIATE_TEST_SUITE_P(EveryPathAndDtypeMix, InPlace, ::testing::ValuesIn(AllInPlaceParams()), InPlaceName);
 
-// Huge contiguous in-place calls take the non-temporal-store kernels.
-TEST_F(Aliasing, OutInPlaceOverGradOutputWithStreamingStoresMatchesOutOfPlace) {
+// Huge contiguous in-place calls (ordinary stores in place: phase 1 keeps the
+// non-temporal-store kernels for out-of-place launches, ops/shared/
+// elementwise_plan.cc).
+TEST_F(Aliasing, HugeOutInPlaceOverGradOutputMatchesOutOfPlace) {
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
     // Above the 48 MiB footprint of the three views that turns streaming on.
     const int64_t n = (int64_t{50} << 20) / (3 * static_cast<int64_t>(aclDataTypeSize(dtype))) + 3;

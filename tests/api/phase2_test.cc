@@ -623,25 +623,35 @@ TEST_F(Phase2, VerboseLogsEachPlansDtypesShapePathTargetAndThreads) {
 }
 
 // Phase 1 decides where out is stored non-temporally, and the plan line says
-// so: a transposed launch whose planes each hold 16 MiB of out streams from
-// its block kernel, one just below does not (ops/shared/elementwise_plan.cc's
-// bars); the launches' results are the golden and differential tests' concern.
-TEST_F(Phase2, VerboseSaysWhichTransposedLaunchesStoreNonTemporally) {
+// so (ops/shared/elementwise_plan.cc's bars): a contiguous launch of 50 MiB
+// streams, the same launch in place over gradOutput does not (its lines are
+// read anyway); a transposed launch whose planes each hold 16 MiB of out
+// streams from its block kernel, one just below does not. The launches'
+// results are the golden and differential tests' concern.
+TEST_F(Phase2, VerboseSaysWhichHugeLaunchesStoreNonTemporally) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   setenv("ACLCPU_VERBOSE", "1", 1);
-  const auto plan_both = [] {
+  const auto plan_each = [] {
+    const int64_t n = (int64_t{50} << 20) / 12 + 3;  // float32, 50 MiB over the three views
+    DeviceTensor grad(ACL_FLOAT, Contiguous({n})), self(ACL_FLOAT, Contiguous({n})), out(ACL_FLOAT, Contiguous({n}));
+    if (CallPhase1(grad.get(), self.get(), out.get()).status != ACLNN_SUCCESS) std::_Exit(1);
+    if (CallPhase1(grad.get(), self.get(), grad.get()).status != ACLNN_SUCCESS) std::_Exit(1);
     for (int64_t cols : {2048, 2000}) {  // 16 MiB of float32 out a plane, then 15.6 MiB
       const std::vector<int64_t> shape = {2, 2048, cols};
       const DeviceTensor::Layout transposed{shape, {2048 * cols, 1, 2048}};
-      DeviceTensor grad(ACL_FLOAT, transposed), self(ACL_FLOAT, transposed), out(ACL_FLOAT, Contiguous(shape));
-      if (CallPhase1(grad.get(), self.get(), out.get()).status != ACLNN_SUCCESS) std::_Exit(1);
+      DeviceTensor t_grad(ACL_FLOAT, transposed), t_self(ACL_FLOAT, transposed);
+      DeviceTensor t_out(ACL_FLOAT, Contiguous(shape));
+      if (CallPhase1(t_grad.get(), t_self.get(), t_out.get()).status != ACLNN_SUCCESS) std::_Exit(1);
     }
     std::_Exit(0);
   };
-  EXPECT_EXIT(plan_both(),
-      ::testing::ExitedWithCode(0),
-      "elements=8388608 coalesced=\\[2x2048x[0-9]+\\] path=tiled isa=[a-z0-9_]+ threads=[0-9]+ non-temporal-stores\n"
-      "(.|\n)*elements=8192000 coalesced=\\[2x2048x[0-9]+\\] path=tiled isa=[a-z0-9_]+ threads=[0-9]+\n");
+  EXPECT_EXIT(plan_each(), ::testing::ExitedWithCode(0),
+              "elements=4369069 coalesced=\\[4369069\\] path=contiguous isa=[a-z0-9_]+ threads=[0-9]+ "
+              "non-temporal-stores\n"
+              "(.|\n)*elements=4369069 coalesced=\\[4369069\\] path=contiguous isa=[a-z0-9_]+ threads=[0-9]+\n"
+              "(.|\n)*elements=8388608 coalesced=\\[2x2048x[0-9]+\\] path=tiled isa=[a-z0-9_]+ threads=[0-9]+ "
+              "non-temporal-stores\n"
+              "(.|\n)*elements=8192000 coalesced=\\[2x2048x[0-9]+\\] path=tiled isa=[a-z0-9_]+ threads=[0-9]+\n");
   unsetenv("ACLCPU_VERBOSE");
 }
 

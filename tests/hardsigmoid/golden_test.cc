@@ -279,7 +279,8 @@ TEST_P(HardsigmoidGolden, LaunchesSplitAcrossThreads) {
   RunInPlace(Dense({300000}));
 }
 
-// Beyond 48 MiB moved: non-temporal stores, out of place and in place.
+// Beyond 48 MiB moved: non-temporal stores out of place; in place, where out's
+// lines are read anyway, ordinary stores (ops/shared/elementwise_plan.cc).
 TEST_P(HardsigmoidGolden, HugeLaunchesWithNonTemporalStores) {
   const int64_t count = (int64_t{56} << 20) / (2 * static_cast<int64_t>(aclDataTypeSize(GetParam()))) + 13;
   RunOutOfPlace(View({count}, {1}, 1, count + 1), View({count}, {1}, 3, count + 5));
@@ -288,7 +289,8 @@ TEST_P(HardsigmoidGolden, HugeLaunchesWithNonTemporalStores) {
 
 // The same through rows of out with gaps between them, streamed row by row
 // (rows of 2 KiB and more; ops/shared/elementwise_plan.cc), every row's ends by
-// ordinary stores: out of place, and in place through such a view.
+// ordinary stores: out of place, and in place through such a view (ordinary
+// stores throughout).
 TEST_P(HardsigmoidGolden, HugeLaunchesWithRowsOfOutWithNonTemporalStores) {
   const int64_t cols = 4200 / static_cast<int64_t>(aclDataTypeSize(GetParam()));  // 4200 bytes a row
   const int64_t rows = (int64_t{56} << 20) / (2 * cols * static_cast<int64_t>(aclDataTypeSize(GetParam()))) + 3;

@@ -105,10 +105,10 @@ struct ElementwiseGeometry {
   bool runs_inline = false;     // small enough to run on the launching thread when the stream is idle
 
   // Whether the run kernels can stream out (non-temporal stores) and it pays:
-  // the launch is far beyond the cache, and out is written in dense runs (one
-  // run, or untiled rows with unit stride) long enough that the few elements
-  // each run's ends leave to ordinary stores do not matter. The inputs may step
-  // ([::2] views) or repeat (a broadcast row).
+  // the launch is far beyond the cache, not in place, and out is written in
+  // dense runs (one run, or untiled rows with unit stride) long enough that the
+  // few elements each run's ends leave to ordinary stores do not matter. The
+  // inputs may step ([::2] views) or repeat (a broadcast row).
   bool WorthStreamingRuns() const;
   // Whether the block kernel of a tiled launch streams out's aligned vectors:
   // each thread's plane holds enough of out (elementwise_plan.cc).
