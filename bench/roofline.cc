@@ -35,9 +35,9 @@
 // read from L1 every time after the first, so this reads self once and writes
 // out once, out with non-temporal stores row by row from the footprint at which
 // aclcpu streams (every view's elements counted as aclcpu counts them:
-// ops/shared/elementwise_plan.h's kStreamingMinFootprintBytes), ordinary stores below it. The contiguous
-// roofline of the same size reads a second n-element input instead, a traffic
-// (two reads to a write) the case never has.
+// ops/shared/elementwise_plan.h's kStreamingMinFootprintBytes), ordinary stores
+// below it. The contiguous roofline of the same size reads a second n-element
+// input instead, a traffic (two reads to a write) the case never has.
 //
 // Compiled by Highway for every SIMD target and dispatched at run time, like
 // aclcpu's kernels. Threads: one OpenMP fork-join per call, as a library call

@@ -295,7 +295,8 @@ INSTANTIATE_TEST_SUITE_P(EveryPathAndDtypeMix, InPlace, ::testing::ValuesIn(AllI
 // elementwise_plan.cc).
 TEST_F(Aliasing, HugeOutInPlaceOverGradOutputMatchesOutOfPlace) {
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
-    // Above the 48 MiB footprint of the three views that turns streaming on.
+    // Above the 48 MiB footprint of the three views from which launches out of
+    // place stream.
     const int64_t n = (int64_t{50} << 20) / (3 * static_cast<int64_t>(aclDataTypeSize(dtype))) + 3;
     AliasCase c;
     c.name = std::string("streaming ") + std::to_string(dtype);
