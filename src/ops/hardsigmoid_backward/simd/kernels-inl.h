@@ -184,7 +184,7 @@ void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, 
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   // Forced inline: unrolled four times (below), GCC 12 called the AVX-512
   // all-bf16 vector as a function, four calls a step (bf16 [::2] 1M, one core,
-  // Zen 5 VM: 143-147 -> 256-277 us a call).
+  // Zen 5 VM: 143-147 -> 256-277 us a call), and may do so on any target.
   const auto result_of = [&](const typename Grad::Storage* g_at,
                              const typename Self::Storage* s_at) __attribute__((always_inline)) {
     const auto grad_f32 = VectorIo<Grad>::LoadEven(df, g_at);
@@ -193,18 +193,31 @@ void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, 
   const auto result_at = [&](int64_t at) __attribute__((always_inline)) { return result_of(g + 2 * at, s + 2 * at); };
   // The second loads read one element past the last one used: the loops stop
   // one vector short of the end (count - 1 whole vectors' room) so they stay in
-  // the view. Unrolled (ForEachFullVector): one SSE4 vector a step ran at
-  // 0.71x SSSE3's byte-identical loop placed elsewhere in the code (see
-  // StreamVectors; f32 1K through the API, AMD Zen 5 VM: 433-441 against
-  // 314-320 ns a call, while the kernel alone, another copy of the same loop in
-  // the bench, took 207-214 against 250).
+  // the view. Four 16-byte vectors a step (ForEachFullVector): one SSE4 vector
+  // a step ran at 0.71x SSSE3's byte-identical loop placed elsewhere in the
+  // code (see StreamVectors; f32 1K through the API, AMD Zen 5 VM: 433-441
+  // against 314-320 ns a call, while the kernel alone, another copy of the same
+  // loop in the bench, took 207-214 against 250). Wider vectors keep one a
+  // step: unrolled they gained nothing, and every kernel object grew by half
+  // (grad_f32.cc 40 -> 60 MB, its compile 70 -> 92 s; CI's sanitizer and fuzz
+  // builds slowed by minutes).
+  const auto each_vector = [&](int64_t begin, int64_t end, int64_t step, auto&& vector_at)
+      __attribute__((always_inline)) {
+    if constexpr (hn::MaxLanes(decltype(df)()) * sizeof(float) <= 16) {
+      return ForEachFullVector(begin, end, step, vector_at);
+    } else {
+      int64_t at = begin;
+      for (; at + step <= end; at += step) vector_at(at);
+      return at;
+    }
+  };
   if constexpr (kNonTemporal) {
     // A 16-bit out: two float32 vectors of results make one whole vector.
     constexpr int64_t kVectorsAStore = sizeof(OutT) == sizeof(float) ? 1 : 2;
     const int64_t step = kVectorsAStore * lanes;
     i = ElementsBeforeAlignment(o, sizeof(OutT), step * static_cast<int64_t>(sizeof(OutT)), count);
     ScalarRun<Grad, Self, Promoted, Out>(g, 2, s, 2, o, 1, i);
-    i = ForEachFullVector(i, count - 1, step, [&](int64_t at) __attribute__((always_inline)) {
+    i = each_vector(i, count - 1, step, [&](int64_t at) __attribute__((always_inline)) {
       if constexpr (kVectorsAStore == 1) {
         hn::Stream(result_at(at), df, o + at);
       } else {
@@ -215,7 +228,7 @@ void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, 
       }
     });
   }
-  i = ForEachFullVector(i, count - 1, lanes, [&](int64_t at) __attribute__((always_inline)) {
+  i = each_vector(i, count - 1, lanes, [&](int64_t at) __attribute__((always_inline)) {
     VectorIo<Out>::Store(df, result_at(at), o + at);
   });
   // The last 1 to lanes elements, whose second loads would read past the view:
