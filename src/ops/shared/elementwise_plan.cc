@@ -38,10 +38,12 @@ bool ElementwiseGeometry::WorthStreamingRuns() const {
   // threads 1.13-1.47 -> 0.75-1.12; bf16 one core 1.00-1.03 -> 0.81-1.13, two
   // 0.44-0.49 -> 0.35-0.44. (Addresses bound in place only after phase 1 keep
   // the streaming kernel: right either way.)
-  for (int op = 1; op < num_operands; ++op) {
-    if (addresses_planned && same_layout_as_out[op] &&
-        planned_view_starts[op] == planned_view_starts[kElementwiseOut]) {
-      return false;
+  if (addresses_planned) {
+    const auto span = [&](int op) { return ViewSpan(planned_view_starts[op], span_bytes[op]); };
+    for (int op = 1; op < num_operands; ++op) {
+      if (ClassifyOverlap(span(kElementwiseOut), span(op), same_layout_as_out[op]) == Overlap::kSameElements) {
+        return false;
+      }
     }
   }
   if (flat) return true;
