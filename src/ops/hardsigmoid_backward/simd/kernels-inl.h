@@ -49,6 +49,7 @@ using aclcpu::HWY_NAMESPACE::StoreF32AsBf16;
 using aclcpu::HWY_NAMESPACE::StoreF32AsF16;
 using aclcpu::HWY_NAMESPACE::ElementsBeforeAlignment;
 using aclcpu::HWY_NAMESPACE::ForEachFullVector;
+using aclcpu::HWY_NAMESPACE::ForEachFullVectorUnrolledIfNarrow;
 using aclcpu::HWY_NAMESPACE::ForEachStridedBlock;
 using aclcpu::HWY_NAMESPACE::KeepLoadUnmasked;
 using aclcpu::HWY_NAMESPACE::RunSharedTransposedPlane;
@@ -173,6 +174,20 @@ HWY_INLINE auto Step2SelfInside(DF df, const typename Self::Storage* s) {
 template <class Out>
 constexpr bool kStep2InRegisters = !std::is_same_v<Out, F64>;
 
+// The step-2 loops' vector lambdas, forced inline where the loops are unrolled
+// (16-byte vectors: ForEachFullVectorUnrolledIfNarrow). There GCC 12 called
+// them as functions, four calls a step (objdump: 440 calls in SSE4's Step2Run
+// copies, 270 in SSSE3's; unrolled on AVX-512 it did the same, bf16 [::2] 1M,
+// one core, Zen 5 VM, 143-147 -> 256-277 us a call). Elsewhere it inlines them
+// unasked, and forcing it made clang's sanitizer build of each kernel file
+// four times slower (grad_f32.cc 52 -> 230 s, CI's fuzz stage 218 -> 598 s).
+#undef ACLCPU_INLINE_IF_UNROLLED
+#if HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_NEON
+#define ACLCPU_INLINE_IF_UNROLLED __attribute__((always_inline))
+#else
+#define ACLCPU_INLINE_IF_UNROLLED
+#endif
+
 template <class Grad, class Self, class Promoted, class Out, bool kNonTemporal = false>
 void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, typename Out::Storage* o,
               int64_t count) {
@@ -182,42 +197,26 @@ void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, 
   using OutT = typename Out::Storage;
   const hn::ScalableTag<float> df;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-  // Forced inline: unrolled four times (below), GCC 12 called the AVX-512
-  // all-bf16 vector as a function, four calls a step (bf16 [::2] 1M, one core,
-  // Zen 5 VM: 143-147 -> 256-277 us a call), and may do so on any target.
   const auto result_of = [&](const typename Grad::Storage* g_at,
-                             const typename Self::Storage* s_at) __attribute__((always_inline)) {
+                             const typename Self::Storage* s_at) ACLCPU_INLINE_IF_UNROLLED {
     const auto grad_f32 = VectorIo<Grad>::LoadEven(df, g_at);
     return RoundToPromoted<Promoted, Out>(df, ScaledGradInside(df, Step2SelfInside<Self>(df, s_at), grad_f32));
   };
-  const auto result_at = [&](int64_t at) __attribute__((always_inline)) { return result_of(g + 2 * at, s + 2 * at); };
+  const auto result_at = [&](int64_t at) ACLCPU_INLINE_IF_UNROLLED { return result_of(g + 2 * at, s + 2 * at); };
   // The second loads read one element past the last one used: the loops stop
   // one vector short of the end (count - 1 whole vectors' room) so they stay in
-  // the view. Four 16-byte vectors a step (ForEachFullVector): one SSE4 vector
-  // a step ran at 0.71x SSSE3's byte-identical loop placed elsewhere in the
-  // code (see StreamVectors; f32 1K through the API, AMD Zen 5 VM: 433-441
-  // against 314-320 ns a call, while the kernel alone, another copy of the same
-  // loop in the bench, took 207-214 against 250). Wider vectors keep one a
-  // step: unrolled they gained nothing, and every kernel object grew by half
-  // (grad_f32.cc 40 -> 60 MB, its compile 70 -> 92 s; CI's sanitizer and fuzz
-  // builds slowed by minutes).
-  const auto each_vector = [&](int64_t begin, int64_t end, int64_t step, auto&& vector_at)
-      __attribute__((always_inline)) {
-    if constexpr (hn::MaxLanes(decltype(df)()) * sizeof(float) <= 16) {
-      return ForEachFullVector(begin, end, step, vector_at);
-    } else {
-      int64_t at = begin;
-      for (; at + step <= end; at += step) vector_at(at);
-      return at;
-    }
-  };
+  // the view. Four 16-byte vectors a step (ForEachFullVectorUnrolledIfNarrow):
+  // one SSE4 vector a step ran at 0.71x SSSE3's byte-identical loop placed
+  // elsewhere in the code (see StreamVectors; f32 1K through the API, AMD Zen 5
+  // VM: 433-441 against 314-320 ns a call, while the kernel alone, another copy
+  // of the same loop in the bench, took 207-214 against 250).
   if constexpr (kNonTemporal) {
     // A 16-bit out: two float32 vectors of results make one whole vector.
     constexpr int64_t kVectorsAStore = sizeof(OutT) == sizeof(float) ? 1 : 2;
     const int64_t step = kVectorsAStore * lanes;
     i = ElementsBeforeAlignment(o, sizeof(OutT), step * static_cast<int64_t>(sizeof(OutT)), count);
     ScalarRun<Grad, Self, Promoted, Out>(g, 2, s, 2, o, 1, i);
-    i = each_vector(i, count - 1, step, [&](int64_t at) __attribute__((always_inline)) {
+    i = ForEachFullVectorUnrolledIfNarrow(df, i, count - 1, step, [&](int64_t at) ACLCPU_INLINE_IF_UNROLLED {
       if constexpr (kVectorsAStore == 1) {
         hn::Stream(result_at(at), df, o + at);
       } else {
@@ -228,7 +227,7 @@ void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, 
       }
     });
   }
-  i = each_vector(i, count - 1, lanes, [&](int64_t at) __attribute__((always_inline)) {
+  i = ForEachFullVectorUnrolledIfNarrow(df, i, count - 1, lanes, [&](int64_t at) ACLCPU_INLINE_IF_UNROLLED {
     VectorIo<Out>::Store(df, result_at(at), o + at);
   });
   // The last 1 to lanes elements, whose second loads would read past the view:
