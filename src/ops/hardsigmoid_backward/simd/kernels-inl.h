@@ -175,7 +175,8 @@ template <class Out>
 constexpr bool kStep2InRegisters = !std::is_same_v<Out, F64>;
 
 // The step-2 loops' vector lambdas, forced inline where the loops are unrolled
-// (16-byte vectors: ForEachFullVectorUnrolledIfNarrow). There GCC 12 called
+// on 16-byte vectors (ForEachFullVectorUnrolledIfNarrow; the scalar fallback,
+// unrolled too, gets them inlined unasked: objdump). There GCC 12 called
 // them as functions, four calls a step (objdump: 440 calls in SSE4's Step2Run
 // copies, 270 in SSSE3's; unrolled on AVX-512 it did the same, bf16 [::2] 1M,
 // one core, Zen 5 VM, 143-147 -> 256-277 us a call). Elsewhere it inlines them
