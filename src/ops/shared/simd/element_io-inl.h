@@ -250,10 +250,9 @@ HWY_INLINE int64_t ForEachFullVector(int64_t begin, int64_t count, int64_t lanes
 
 // ForEachFullVector where d's vectors are at most 16 bytes (SSE4, SSSE3, NEON:
 // the loop overhead above; the scalar fallback's one lane as well), one vector
-// a step on wider targets: unrolled there they
-// gained nothing, and the backward op's step-2 kernels grew by half
-// (grad_f32.cc 40 -> 60 MB, its g++ compile 70 -> 92 s). `step`: elements a
-// step, a multiple of Lanes(d).
+// a step on wider targets: unrolled there they gained nothing, and the backward
+// op's step-2 kernels grew by half (grad_f32.cc 40 -> 60 MB, its g++ compile
+// 70 -> 92 s). `step`: elements a step, a multiple of Lanes(d).
 template <class D, class VectorAt>
 HWY_INLINE int64_t ForEachFullVectorUnrolledIfNarrow(D /*d*/, int64_t begin, int64_t count, int64_t step,
                                                      VectorAt&& vector_at) {
