@@ -363,5 +363,35 @@ TEST(SimdKernelInPlace, OutAliasingGradOutputMatchesOutOfPlace) {
   ExpectInPlaceMatchesOutOfPlace(&SelectKernel, 1003);
 }
 
+// Kernels exist for the dtype gradOutput and self compute in
+// (PromoteFloatingTypes) only, the one phase 1 derives and passes: any other
+// promoted dtype selects none, in the scalar reference and on every target, so
+// a caller that got it wrong gets no kernel, not a different rounding.
+TEST(SimdKernelSelection, OnlyThePromotedDtypeOfGradAndSelfHasKernels) {
+  const aclDataType floats[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+  for (aclDataType grad : floats) {
+    for (aclDataType self : floats) {
+      for (aclDataType promoted : floats) {
+        const bool derived = promoted == PromoteFloatingTypes(grad, self);
+        for (aclDataType out : kOutTypes) {
+          const std::string path = std::string(DtypeName(grad)) + " " + DtypeName(self) + " " +
+                                   DtypeName(promoted) + " " + DtypeName(out);
+          EXPECT_EQ(SelectScalarKernel(grad, self, promoted, out) != nullptr, derived) << path;
+          for (int64_t target : AvailableTargets()) {
+            EXPECT_EQ(SelectKernel(grad, self, promoted, out, target) != nullptr, derived)
+                << TargetName(target) << " " << path;
+            EXPECT_EQ(SelectTileKernel(grad, self, promoted, out, target) != nullptr, derived)
+                << TargetName(target) << " " << path;
+            if (out != ACL_DOUBLE) {  // no streaming kernel writes double
+              EXPECT_EQ(SelectStreamingKernel(grad, self, promoted, out, target) != nullptr, derived)
+                  << TargetName(target) << " " << path;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace aclcpu

@@ -15,22 +15,21 @@ using hardsigmoid_backward::F32;
 using hardsigmoid_backward::F64;
 using hardsigmoid_backward::ScalarRun;
 using hardsigmoid_backward::WithComputeType;
+using hardsigmoid_backward::WithSelfAndPromotedType;
 
 }  // namespace
 
 HardsigmoidBackwardRunFn SelectScalarKernel(aclDataType grad, aclDataType self, aclDataType promoted,
                                             aclDataType out) {
   return WithComputeType(grad, [&](auto g) {
-    return WithComputeType(self, [&](auto s) {
-      return WithComputeType(promoted, [&](auto p) -> HardsigmoidBackwardRunFn {
-        using G = decltype(g);
-        using S = decltype(s);
-        using P = decltype(p);
-        // DOUBLE is an output type only (CANN casts the result to it).
-        if (out == ACL_DOUBLE) return &ScalarRun<G, S, P, F64>;
-        return WithComputeType(out, [](auto o) -> HardsigmoidBackwardRunFn {
-          return &ScalarRun<G, S, P, decltype(o)>;
-        });
+    using G = decltype(g);
+    return WithSelfAndPromotedType<G>(self, promoted, [&](auto s, auto p) -> HardsigmoidBackwardRunFn {
+      using S = decltype(s);
+      using P = decltype(p);
+      // DOUBLE is an output type only (CANN casts the result to it).
+      if (out == ACL_DOUBLE) return &ScalarRun<G, S, P, F64>;
+      return WithComputeType(out, [](auto o) -> HardsigmoidBackwardRunFn {
+        return &ScalarRun<G, S, P, decltype(o)>;
       });
     });
   });

@@ -16,6 +16,7 @@
 #define ACLCPU_OPS_HARDSIGMOID_BACKWARD_SCALAR_KERNEL_H_
 
 #include <cstdint>
+#include <type_traits>
 
 #include "common/float16.h"
 #include "ops/shared/element_types.h"
@@ -61,6 +62,25 @@ inline typename Out::Storage ToOut(float value) {
 template <typename Fn = HardsigmoidBackwardRunFn, typename Pick>
 Fn WithComputeType(aclDataType dtype, Pick pick) {
   return element::WithFloatType<Fn>(dtype, pick);
+}
+
+// The dtype (grad, self) compute in (PromoteFloatingTypes): their own when they
+// agree, float32 for any mix of float32, float16 and bfloat16.
+template <typename Grad, typename Self>
+using PromotedType = std::conditional_t<std::is_same_v<Grad, Self>, Grad, F32>;
+
+// Calls pick(Self{}, PromotedType<Grad, Self>{}) with the element type of self;
+// nullptr when `promoted` is not the dtype (grad, self) compute in. Phase 1
+// derives promoted from grad and self, so kernels exist for that pair only: a
+// third of every (self, promoted) pair, and a third of the kernels' compile
+// time and code.
+template <typename Grad, typename Fn = HardsigmoidBackwardRunFn, typename Pick>
+Fn WithSelfAndPromotedType(aclDataType self, aclDataType promoted, Pick pick) {
+  return WithComputeType<Fn>(self, [&](auto s) -> Fn {
+    using Self = decltype(s);
+    if (promoted != (std::is_same_v<Grad, Self> ? self : ACL_FLOAT)) return nullptr;
+    return pick(s, PromotedType<Grad, Self>{});
+  });
 }
 
 template <typename Grad, typename Self, typename Promoted, typename Out>

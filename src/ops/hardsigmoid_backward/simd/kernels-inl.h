@@ -533,14 +533,12 @@ void StreamingThroughBlockRun(const void* grad, int64_t grad_stride, const void*
 // (grad_f32.cc, grad_f16.cc, grad_bf16.cc; see select_by_grad-inl.h).
 template <class Grad>
 HardsigmoidBackwardRunFn SelectVectorKernelForGrad(aclDataType self, aclDataType promoted, aclDataType out) {
-  return WithComputeType(self, [&](auto s) {
-    return WithComputeType(promoted, [&](auto p) -> HardsigmoidBackwardRunFn {
-      using S = decltype(s);
-      using P = decltype(p);
-      if (out == ACL_DOUBLE) return &VectorRun<Grad, S, P, F64>;
-      return WithComputeType(out, [](auto o) -> HardsigmoidBackwardRunFn {
-        return &VectorRun<Grad, S, P, decltype(o)>;
-      });
+  return WithSelfAndPromotedType<Grad>(self, promoted, [&](auto s, auto p) -> HardsigmoidBackwardRunFn {
+    using S = decltype(s);
+    using P = decltype(p);
+    if (out == ACL_DOUBLE) return &VectorRun<Grad, S, P, F64>;
+    return WithComputeType(out, [](auto o) -> HardsigmoidBackwardRunFn {
+      return &VectorRun<Grad, S, P, decltype(o)>;
     });
   });
 }
@@ -548,29 +546,26 @@ HardsigmoidBackwardRunFn SelectVectorKernelForGrad(aclDataType self, aclDataType
 template <class Grad>
 HardsigmoidBackwardRunFn SelectStreamingKernelForGrad(aclDataType self, aclDataType promoted, aclDataType out) {
   if (out != ACL_FLOAT && out != ACL_FLOAT16 && out != ACL_BF16) return nullptr;  // no double: rare
-  return WithComputeType(self, [&](auto s) {
-    return WithComputeType(promoted, [&](auto p) -> HardsigmoidBackwardRunFn {
-      using S = decltype(s);
-      using P = decltype(p);
-      if (out == ACL_FLOAT) return &StreamingRun<Grad, S, P, F32>;
-      if (out == ACL_FLOAT16) return &StreamingRun<Grad, S, P, F16>;
-      return &StreamingRun<Grad, S, P, Bf16>;
-    });
+  return WithSelfAndPromotedType<Grad>(self, promoted, [&](auto s, auto p) -> HardsigmoidBackwardRunFn {
+    using S = decltype(s);
+    using P = decltype(p);
+    if (out == ACL_FLOAT) return &StreamingRun<Grad, S, P, F32>;
+    if (out == ACL_FLOAT16) return &StreamingRun<Grad, S, P, F16>;
+    return &StreamingRun<Grad, S, P, Bf16>;
   });
 }
 
 template <class Grad>
 HardsigmoidBackwardTileFn SelectTileKernelForGrad(aclDataType self, aclDataType promoted, aclDataType out) {
-  return WithComputeType<HardsigmoidBackwardTileFn>(self, [&](auto s) {
-    return WithComputeType<HardsigmoidBackwardTileFn>(promoted, [&](auto p) -> HardsigmoidBackwardTileFn {
-      using S = decltype(s);
-      using P = decltype(p);
-      if (out == ACL_DOUBLE) return &TileRun<Grad, S, P, F64>;
-      return WithComputeType<HardsigmoidBackwardTileFn>(out, [](auto o) -> HardsigmoidBackwardTileFn {
-        return &TileRun<Grad, S, P, decltype(o)>;
+  return WithSelfAndPromotedType<Grad, HardsigmoidBackwardTileFn>(
+      self, promoted, [&](auto s, auto p) -> HardsigmoidBackwardTileFn {
+        using S = decltype(s);
+        using P = decltype(p);
+        if (out == ACL_DOUBLE) return &TileRun<Grad, S, P, F64>;
+        return WithComputeType<HardsigmoidBackwardTileFn>(out, [](auto o) -> HardsigmoidBackwardTileFn {
+          return &TileRun<Grad, S, P, decltype(o)>;
+        });
       });
-    });
-  });
 }
 
 }  // namespace HWY_NAMESPACE
