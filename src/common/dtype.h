@@ -40,14 +40,14 @@ inline size_t DtypeSize(int32_t dtype);
 // True if `dtype` is one of aclDataType's values (then it may be held as one).
 inline bool IsKnownDtype(int32_t dtype);
 
-inline bool IsFloatingDtype(int32_t dtype);  // FLOAT16, FLOAT, DOUBLE, BF16
+constexpr bool IsFloatingDtype(int32_t dtype);  // FLOAT16, FLOAT, DOUBLE, BF16
 inline bool IsComplexDtype(int32_t dtype);   // COMPLEX32, COMPLEX64, COMPLEX128
 inline bool IsIntegralDtype(int32_t dtype);  // INT8..UINT64 (not BOOL, INT4, UINT1)
 
 // The type two floating operands are computed in (CANN's table for tensor-tensor
 // ops): equal types stay; FLOAT16 with BF16 gives FLOAT; DOUBLE wins over all;
 // FLOAT wins over the 16-bit types. ACL_DT_UNDEFINED for non-floating inputs.
-inline aclDataType PromoteFloatingTypes(int32_t a, int32_t b);
+constexpr aclDataType PromoteFloatingTypes(int32_t a, int32_t b);
 
 // CANN's CanCast: false only for complex -> non-complex, floating -> integral, and
 // anything but BOOL -> BOOL.
@@ -99,7 +99,7 @@ inline bool IsKnownDtype(int32_t dtype) {
   return DtypeSize(dtype) != 0 || dtype == ACL_DT_UNDEFINED || dtype == ACL_STRING;
 }
 
-inline bool IsFloatingDtype(int32_t dtype) {
+constexpr bool IsFloatingDtype(int32_t dtype) {
   return DtypeSet{ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16}.Has(dtype);
 }
 
@@ -109,7 +109,7 @@ inline bool IsIntegralDtype(int32_t dtype) {
   return DtypeSet{ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64}.Has(dtype);
 }
 
-inline aclDataType PromoteFloatingTypes(int32_t a, int32_t b) {
+constexpr aclDataType PromoteFloatingTypes(int32_t a, int32_t b) {
   if (a == b) return IsFloatingDtype(a) ? static_cast<aclDataType>(a) : ACL_DT_UNDEFINED;  // the common case first
   if (!IsFloatingDtype(a) || !IsFloatingDtype(b)) return ACL_DT_UNDEFINED;
   if (a == ACL_DOUBLE || b == ACL_DOUBLE) return ACL_DOUBLE;

@@ -12,9 +12,9 @@ namespace {
 using hardsigmoid_backward::Bf16;
 using hardsigmoid_backward::F16;
 using hardsigmoid_backward::F32;
-using hardsigmoid_backward::F64;
 using hardsigmoid_backward::ScalarRun;
 using hardsigmoid_backward::WithComputeType;
+using hardsigmoid_backward::WithOutType;
 using hardsigmoid_backward::WithSelfAndPromotedType;
 
 }  // namespace
@@ -23,14 +23,10 @@ HardsigmoidBackwardRunFn SelectScalarKernel(aclDataType grad, aclDataType self, 
                                             aclDataType out) {
   return WithComputeType(grad, [&](auto g) {
     using G = decltype(g);
-    return WithSelfAndPromotedType<G>(self, promoted, [&](auto s, auto p) -> HardsigmoidBackwardRunFn {
+    return WithSelfAndPromotedType<G>(self, promoted, [&](auto s, auto p) {
       using S = decltype(s);
       using P = decltype(p);
-      // DOUBLE is an output type only (CANN casts the result to it).
-      if (out == ACL_DOUBLE) return &ScalarRun<G, S, P, F64>;
-      return WithComputeType(out, [](auto o) -> HardsigmoidBackwardRunFn {
-        return &ScalarRun<G, S, P, decltype(o)>;
-      });
+      return WithOutType(out, [](auto o) -> HardsigmoidBackwardRunFn { return &ScalarRun<G, S, P, decltype(o)>; });
     });
   });
 }

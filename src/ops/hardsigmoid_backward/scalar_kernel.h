@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "common/dtype.h"
 #include "common/float16.h"
 #include "ops/shared/element_types.h"
 #include "ops/hardsigmoid_backward/kernel.h"
@@ -64,10 +65,15 @@ Fn WithComputeType(aclDataType dtype, Pick pick) {
   return element::WithFloatType<Fn>(dtype, pick);
 }
 
-// The dtype (grad, self) compute in (PromoteFloatingTypes): their own when they
-// agree, float32 for any mix of float32, float16 and bfloat16.
+// The element type of a floating compute dtype known at compile time (float32
+// for any other: WithSelfAndPromotedType asserts it is never asked one).
+template <aclDataType kDtype>
+using ComputeTypeOf = std::conditional_t<kDtype == ACL_FLOAT16, F16, std::conditional_t<kDtype == ACL_BF16, Bf16, F32>>;
+
+// The element type (grad, self) compute in: PromoteFloatingTypes itself, at
+// compile time.
 template <typename Grad, typename Self>
-using PromotedType = std::conditional_t<std::is_same_v<Grad, Self>, Grad, F32>;
+using PromotedType = ComputeTypeOf<PromoteFloatingTypes(Grad::kDtype, Self::kDtype)>;
 
 // Calls pick(Self{}, PromotedType<Grad, Self>{}) with the element type of self;
 // nullptr when `promoted` is not the dtype (grad, self) compute in. Phase 1
@@ -77,10 +83,19 @@ using PromotedType = std::conditional_t<std::is_same_v<Grad, Self>, Grad, F32>;
 template <typename Grad, typename Fn = HardsigmoidBackwardRunFn, typename Pick>
 Fn WithSelfAndPromotedType(aclDataType self, aclDataType promoted, Pick pick) {
   return WithComputeType<Fn>(self, [&](auto s) -> Fn {
-    using Self = decltype(s);
-    if (promoted != (std::is_same_v<Grad, Self> ? self : ACL_FLOAT)) return nullptr;
-    return pick(s, PromotedType<Grad, Self>{});
+    using Promoted = PromotedType<Grad, decltype(s)>;
+    static_assert(Promoted::kDtype == PromoteFloatingTypes(Grad::kDtype, decltype(s)::kDtype));
+    if (promoted != Promoted::kDtype) return nullptr;
+    return pick(s, Promoted{});
   });
+}
+
+// Calls pick(Tag{}) with the element type of out's dtype: a compute dtype or
+// DOUBLE, an output type only (CANN casts the result to it).
+template <typename Fn = HardsigmoidBackwardRunFn, typename Pick>
+Fn WithOutType(aclDataType out, Pick pick) {
+  if (out == ACL_DOUBLE) return pick(F64{});
+  return WithComputeType<Fn>(out, pick);
 }
 
 template <typename Grad, typename Self, typename Promoted, typename Out>

@@ -174,21 +174,14 @@ HWY_INLINE auto Step2SelfInside(DF df, const typename Self::Storage* s) {
 template <class Out>
 constexpr bool kStep2InRegisters = !std::is_same_v<Out, F64>;
 
-// The step-2 loops' vector lambdas, forced inline where the loops are unrolled
-// on 16-byte vectors (ForEachFullVectorUnrolledIfNarrow; the scalar fallback,
-// unrolled too, gets them inlined unasked: objdump). There GCC 12 called
-// them as functions, four calls a step (objdump: 440 calls in SSE4's Step2Run
-// copies, 270 in SSSE3's; unrolled on AVX-512 it did the same, bf16 [::2] 1M,
-// one core, Zen 5 VM, 143-147 -> 256-277 us a call). Elsewhere it inlines them
-// unasked, and forcing it made clang's sanitizer build of each kernel file
-// four times slower (grad_f32.cc 52 -> 230 s, CI's fuzz stage 218 -> 598 s).
-#undef ACLCPU_INLINE_IF_UNROLLED
-#if HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_NEON
-#define ACLCPU_INLINE_IF_UNROLLED __attribute__((always_inline))
-#else
-#define ACLCPU_INLINE_IF_UNROLLED
-#endif
-
+// The step-2 loops' vector lambdas are ACLCPU_INLINE_IF_UNROLLED
+// (element_io-inl.h): on 16-byte vectors, where the loops are unrolled, GCC 12
+// called them as functions, four calls a step (objdump: 440 calls in SSE4's
+// Step2Run copies, 270 in SSSE3's; unrolled on AVX-512 it did the same, bf16
+// [::2] 1M, one core, Zen 5 VM, 143-147 -> 256-277 us a call). Elsewhere it
+// inlines them unasked, and forcing it made clang's sanitizer build of each
+// kernel file four times slower (grad_f32.cc 52 -> 230 s, CI's fuzz stage 218
+// -> 598 s).
 template <class Grad, class Self, class Promoted, class Out, bool kNonTemporal = false>
 void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, typename Out::Storage* o,
               int64_t count) {
@@ -533,13 +526,10 @@ void StreamingThroughBlockRun(const void* grad, int64_t grad_stride, const void*
 // (grad_f32.cc, grad_f16.cc, grad_bf16.cc; see select_by_grad-inl.h).
 template <class Grad>
 HardsigmoidBackwardRunFn SelectVectorKernelForGrad(aclDataType self, aclDataType promoted, aclDataType out) {
-  return WithSelfAndPromotedType<Grad>(self, promoted, [&](auto s, auto p) -> HardsigmoidBackwardRunFn {
+  return WithSelfAndPromotedType<Grad>(self, promoted, [&](auto s, auto p) {
     using S = decltype(s);
     using P = decltype(p);
-    if (out == ACL_DOUBLE) return &VectorRun<Grad, S, P, F64>;
-    return WithComputeType(out, [](auto o) -> HardsigmoidBackwardRunFn {
-      return &VectorRun<Grad, S, P, decltype(o)>;
-    });
+    return WithOutType(out, [](auto o) -> HardsigmoidBackwardRunFn { return &VectorRun<Grad, S, P, decltype(o)>; });
   });
 }
 
@@ -557,15 +547,12 @@ HardsigmoidBackwardRunFn SelectStreamingKernelForGrad(aclDataType self, aclDataT
 
 template <class Grad>
 HardsigmoidBackwardTileFn SelectTileKernelForGrad(aclDataType self, aclDataType promoted, aclDataType out) {
-  return WithSelfAndPromotedType<Grad, HardsigmoidBackwardTileFn>(
-      self, promoted, [&](auto s, auto p) -> HardsigmoidBackwardTileFn {
-        using S = decltype(s);
-        using P = decltype(p);
-        if (out == ACL_DOUBLE) return &TileRun<Grad, S, P, F64>;
-        return WithComputeType<HardsigmoidBackwardTileFn>(out, [](auto o) -> HardsigmoidBackwardTileFn {
-          return &TileRun<Grad, S, P, decltype(o)>;
-        });
-      });
+  return WithSelfAndPromotedType<Grad, HardsigmoidBackwardTileFn>(self, promoted, [&](auto s, auto p) {
+    using S = decltype(s);
+    using P = decltype(p);
+    return WithOutType<HardsigmoidBackwardTileFn>(
+        out, [](auto o) -> HardsigmoidBackwardTileFn { return &TileRun<Grad, S, P, decltype(o)>; });
+  });
 }
 
 }  // namespace HWY_NAMESPACE
