@@ -109,12 +109,9 @@ bool Supports(const Case& c, Impl impl, std::string* why_not) {
       }
       return true;
     case Impl::kConversionCeiling:
-      if (c.op != Op::kBackward) {
-        *why_not = "the f16 conversion ceiling is measured for the backward op";
-        return false;
-      }
-      if (c.layout != Layout::kContiguous || c.dtypes.grad != ACL_FLOAT16 || c.dtypes.self != ACL_FLOAT16 ||
-          c.dtypes.out != ACL_FLOAT16) {
+      // The forward pair's cases have no grad: their f16 cases are self and out.
+      if (c.layout != Layout::kContiguous || c.dtypes.self != ACL_FLOAT16 || c.dtypes.out != ACL_FLOAT16 ||
+          (c.op == Op::kBackward && c.dtypes.grad != ACL_FLOAT16)) {
         *why_not = "the f16 conversion ceiling is measured for contiguous all-f16 cases";
         return false;
       }

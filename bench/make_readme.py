@@ -360,6 +360,12 @@ class Targets:
                        [(label(case, t), self.ratio(case, t, "roofline"), 0.85, False,
                          self.disturbed(case, t, "roofline"))
                         for case, t in cells_of(lambda c: c["layout"] == layout and c["n"] >= M)])
+        self.limit_note("f16 in cache", "the exact f16 conversions alone (widen + narrow per element, one read "
+                        "and one write, in place on self's own lines, same fork-join as the roofline) against the "
+                        "roofline and the operator against them",
+                        [(case, t) for dtypes in ("fwd/f16", "fwd_inplace/f16")
+                         for case in [self.find(dtypes, "contig", M)] if case for t in self.threads],
+                        lambda case, t: gbps(self.cells, case, t, "conversion_ceiling"), "conversions alone")
         self.transposed_limit()
         with_torch = lambda keep: [(case, t) for case, t in cells_of(keep)
                                    if gbps(self.cells, case, t, "torch") is not None]
@@ -589,8 +595,9 @@ of `self` inside the window), one implementation after the other:
   were none clearly cheaper, within that VM's 10–20 % noise). Row blocks split between the threads.
 - **f16 conversions alone** (all-f16 contiguous cases): the roofline's loop and fork-join doing only
   what an exact f16 kernel cannot avoid — widen each grad element to float32 and narrow it back, with
-  aclcpu's exact conversions (F16C on x86), XOR-ed with self so the bytes moved are the same. The
-  ceiling of any exact f16 kernel that converts: where the API is close to it but below 0.85× the
+  aclcpu's exact conversions (F16C on x86), XOR-ed with self so the bytes moved are the same; for the
+  forward pair's f16 cases, each self element widened and narrowed back into out (in place into self),
+  one read and one write like their roofline. The ceiling of any exact f16 kernel that converts: where the API is close to it but below 0.85× the
   roofline, the conversions are the limit. (The `avx512_fp16` target's kernel computes in float16
   lanes and converts nothing, so it can run above this.)
 - **PyTorch**: libtorch (Debian `libtorch-dev`) `at::hardsigmoid_backward_out` on `from_blob` tensors

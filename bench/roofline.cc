@@ -4,7 +4,8 @@
 // the cost of the memory traffic alone, measured in the same process. Two
 // variants: ordinary stores, and non-temporal stores (which skip the
 // read-for-ownership of out's lines and win beyond the last-level cache).
-// And, for all-f16 cases, a third: the f16 conversion ceiling (ConvertRangeF16).
+// And, for all-f16 cases, a third: the f16 conversion ceiling (ConvertRangeF16;
+// the forward pair's f16 cases: ConvertCopyRangeF16).
 // The forward pair's cases move one read and one write per element: for them
 // the roofline is c = a ^ key (a copy, with or without non-temporal stores),
 // and in place a ^= key (read-modify-write of the same lines), key being 0.
@@ -303,6 +304,23 @@ void ConvertRangeF16(const void* a_raw, const void* b_raw, void* c_raw, size_t b
   for (; i < end; ++i) c[i] = static_cast<uint16_t>(a[i] ^ b[i]);
 }
 
+// The same ceiling for the forward pair's f16 cases: c = narrow(widen(a)), one
+// read and one write an element like their roofline (CopyRange). In place c is
+// a (no restrict), and the round trip leaves every non-NaN value as it is.
+void ConvertCopyRangeF16(const void* a_raw, void* c_raw, size_t begin, size_t end) {
+  const uint16_t* a = static_cast<const uint16_t*>(a_raw);
+  uint16_t* c = static_cast<uint16_t*>(c_raw);
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<uint16_t, decltype(df)> du16;
+  const size_t lanes = hn::Lanes(df);
+  size_t i = begin;
+  for (; i + lanes <= end; i += lanes) {
+    hn::StoreU(aclcpu::HWY_NAMESPACE::F32ToF16Bits(df, aclcpu::HWY_NAMESPACE::LoadF16AsF32(df, a + i)), du16,
+               c + i);
+  }
+  for (; i < end; ++i) c[i] = a[i];
+}
+
 // The transposed-pattern roofline over row blocks [block_begin, block_end) of
 // `rows` input rows each (see the top of this file). a and b (b may be null)
 // are the dense input buffers of a_size- and b_size-byte elements, c the dense
@@ -368,6 +386,7 @@ HWY_EXPORT(AddStep2Range);
 HWY_EXPORT(AddStep2RangeStream);
 HWY_EXPORT(AddBroadcastRows);
 HWY_EXPORT(ConvertRangeF16);
+HWY_EXPORT(ConvertCopyRangeF16);
 HWY_EXPORT(CopyRange);
 HWY_EXPORT(CopyRangeStream);
 HWY_EXPORT(XorInPlaceRange);
@@ -408,6 +427,7 @@ enum class Loop {
   kAddStep2,      // c[i] = a[2i] + b[2i] (backward, step-2 inputs)
   kAddStep2Stream,  // the same, non-temporal stores
   kConvertF16,    // the f16 conversion ceiling (backward, all-f16)
+  kConvertF16Copy,  // the same for the forward pair's f16 cases (in place: c is a)
   kCopy,          // c = a ^ 0 (forward, out-of-place)
   kCopyStream,    // the same, non-temporal stores
   kXorInPlace,    // c ^= 0, c being self (forward, in place)
@@ -450,6 +470,8 @@ class RooflineRunner : public Runner {
                                                          buffers_.out, begin, end);
       case Loop::kConvertF16:
         return HWY_DYNAMIC_DISPATCH(ConvertRangeF16)(buffers_.grad, buffers_.self, buffers_.out, begin, end);
+      case Loop::kConvertF16Copy:
+        return HWY_DYNAMIC_DISPATCH(ConvertCopyRangeF16)(buffers_.self, buffers_.out, begin, end);
       case Loop::kCopy:
         return HWY_DYNAMIC_DISPATCH(CopyRange)(self_size_, buffers_.self, buffers_.out, key_, begin, end);
       case Loop::kCopyStream:
@@ -476,8 +498,11 @@ std::unique_ptr<Runner> MakeRoofline(const Case& c, const CaseBuffers& buffers, 
   }
   if (c.op != Op::kBackward) {
     if (loop == Loop::kConvertF16) {
-      *why_not = "the conversion ceiling is measured for the backward op";
-      return nullptr;
+      if (c.dtypes.self != ACL_FLOAT16) {
+        *why_not = "the conversion ceiling is for f16 cases";
+        return nullptr;
+      }
+      return std::make_unique<RooflineRunner>(c, buffers, threads, Loop::kConvertF16Copy);
     }
     if (loop == Loop::kAddStream && c.op == Op::kForwardInplace) {
       *why_not = "in place, out's lines are read first: non-temporal stores save no read";

@@ -105,10 +105,17 @@ HWY_INLINE hn::Vec<DF> DivideClampedBySix(DF df, hn::Vec<DF> numerator) {
 // 39.7-41.4; out of place f16 57.0-60.1 -> 51.2-52.2. float32 in place, 8K
 // elements in L1, the division against DivideClampedBySix: AVX-512
 // 0.058-0.070 -> 0.051-0.068 ns an element, AVX2 0.103-0.114 -> 0.074-0.098.
-// What is left in the 16-bit loop is mostly the two conversions: alone
-// (widen, narrow, no arithmetic), in place over 1M f16, they take 0.5-0.8x
-// the time of the whole loop against 0.45x for a read-modify-write of the
-// same bytes (a throwaway probe, same VM).
+// What is left in the 16-bit loop is six instructions a vector (AVX-512 f16:
+// widen, multiply-add, max, min, narrow, store), and the vector pipes, not
+// the memory, are the limit in cache. A throwaway probe, in place over 1M
+// f16, one core, same VM, medians: a read-modify-write of the bytes 23 us,
+// the two conversions alone 30.5-31, with the multiply-add 32-33, with the
+// max 38.5-39, the whole loop 46.5-47. Two ways around the float32 Max and
+// Min, each exact over all 65,536 patterns, were slower: the clamp on the
+// result's bits as int32 (NaN lanes put back from self's bits after
+// narrowing) 63 us, and no clamp but a select of 0 or 1 on self's 16-bit
+// bits outside the window 60 us. The bench's "conversions alone" row is the
+// same ceiling through the bench's loop.
 template <class Type, class DF>
 HWY_INLINE hn::Vec<DF> HardsigmoidVector(DF df, hn::Vec<DF> self) {
   if constexpr (sizeof(typename Type::Storage) == 2) {
