@@ -363,8 +363,7 @@ class Targets:
         self.limit_note("f16 in cache", "the exact f16 conversions alone (widen + narrow per element, one read "
                         "and one write, in place on self's own lines, same fork-join as the roofline) against the "
                         "roofline and the operator against them",
-                        [(case, t) for dtypes in ("fwd/f16", "fwd_inplace/f16")
-                         for case in [self.find(dtypes, "contig", M)] if case for t in self.threads],
+                        cells_of(lambda c: c["dtypes"] == "f16" and c["layout"] == "contig" and c["n"] == M),
                         lambda case, t: gbps(self.cells, case, t, "conversion_ceiling"), "conversions alone")
         self.transposed_limit()
         with_torch = lambda keep: [(case, t) for case, t in cells_of(keep)

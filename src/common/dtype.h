@@ -41,8 +41,8 @@ inline size_t DtypeSize(int32_t dtype);
 inline bool IsKnownDtype(int32_t dtype);
 
 constexpr bool IsFloatingDtype(int32_t dtype);  // FLOAT16, FLOAT, DOUBLE, BF16
-inline bool IsComplexDtype(int32_t dtype);   // COMPLEX32, COMPLEX64, COMPLEX128
-inline bool IsIntegralDtype(int32_t dtype);  // INT8..UINT64 (not BOOL, INT4, UINT1)
+inline bool IsComplexDtype(int32_t dtype);      // COMPLEX32, COMPLEX64, COMPLEX128
+inline bool IsIntegralDtype(int32_t dtype);     // INT8..UINT64 (not BOOL, INT4, UINT1)
 
 // The type two floating operands are computed in (CANN's table for tensor-tensor
 // ops): equal types stay; FLOAT16 with BF16 gives FLOAT; DOUBLE wins over all;
