@@ -595,10 +595,11 @@ of `self` inside the window), one implementation after the other:
 - **f16 conversions alone** (all-f16 contiguous cases): the roofline's loop and fork-join doing only
   what an exact f16 kernel cannot avoid — widen each grad element to float32 and narrow it back, with
   aclcpu's exact conversions (F16C on x86), XOR-ed with self so the bytes moved are the same; for the
-  forward pair's f16 cases, each self element widened and narrowed back into out (in place into self),
-  one read and one write like their roofline. The ceiling of any exact f16 kernel that converts: where the API is close to it but below 0.85× the
-  roofline, the conversions are the limit. (The `avx512_fp16` target's kernel computes in float16
-  lanes and converts nothing, so it can run above this.)
+  forward pair's f16 cases, each self element widened and narrowed back into out (in place into
+  self), one read and one write like their roofline. The ceiling of any exact f16 kernel that
+  converts: where the API is close to it but below 0.85× the roofline, the conversions are the limit.
+  (The backward op's `avx512_fp16` kernel computes in float16 lanes and converts nothing, so it can
+  run above this.)
 - **PyTorch**: libtorch (Debian `libtorch-dev`) `at::hardsigmoid_backward_out` on `from_blob` tensors
   with the same views (the out= variant: the functional one allocates a new output every call).
 - **oneDNN**: 2.6 has no hardsigmoid; `eltwise_clip_v2` backward (α=-3, β=3, the same strict window)
