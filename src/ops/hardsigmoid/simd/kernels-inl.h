@@ -146,16 +146,12 @@ HWY_INLINE hn::Vec<DF> HardsigmoidVector(DF df, hn::Vec<DF> self) {
 template <class DU16>
 HWY_INLINE hn::Vec<DU16> NarrowResultPairToBf16Bits(DU16 du16, hn::Vec<hn::Repartition<float, DU16>> lo,
                                                     hn::Vec<hn::Repartition<float, DU16>> hi) {
-  const hn::Repartition<float, DU16> df;
-  const hn::RebindToSigned<decltype(df)> di32;
-  const auto rounded_high = [&](hn::Vec<decltype(df)> result) {
+  return shared::NarrowF32PairToBf16Bits(du16, lo, hi, [](auto df, hn::Vec<decltype(df)> result) {
+    const hn::RebindToSigned<decltype(df)> di32;
     const auto sign_and_exponent = hn::And(hn::BitCast(di32, result), hn::Set(di32, static_cast<int32_t>(0xFF800000u)));
     const auto c = hn::BitCast(df, hn::Add(sign_and_exponent, hn::Set(di32, 16 << 23)));
-    // An arithmetic shift keeps each value in int16 range: the saturating
-    // pack passes the 16 bits through unchanged.
-    return hn::ShiftRight<16>(hn::BitCast(di32, hn::Sub(hn::Add(result, c), c)));
-  };
-  return hn::BitCast(du16, hn::ReorderDemote2To(hn::RebindToSigned<DU16>(), rounded_high(lo), rounded_high(hi)));
+    return hn::BitCast(di32, hn::Sub(hn::Add(result, c), c));
+  });
 }
 #endif
 

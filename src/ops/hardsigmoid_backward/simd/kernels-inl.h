@@ -174,14 +174,6 @@ HWY_INLINE auto Step2SelfInside(DF df, const typename Self::Storage* s) {
 template <class Out>
 constexpr bool kStep2InRegisters = !std::is_same_v<Out, F64>;
 
-// The step-2 loops' vector lambdas are ACLCPU_INLINE_IF_UNROLLED
-// (element_io-inl.h): on 16-byte vectors, where the loops are unrolled, GCC 12
-// called them as functions, four calls a step (objdump: 440 calls in SSE4's
-// Step2Run copies, 270 in SSSE3's; unrolled on AVX-512 it did the same, bf16
-// [::2] 1M, one core, Zen 5 VM, 143-147 -> 256-277 us a call). Elsewhere it
-// inlines them unasked, and forcing it made clang's sanitizer build of each
-// kernel file four times slower (grad_f32.cc 52 -> 230 s, CI's fuzz stage 218
-// -> 598 s).
 template <class Grad, class Self, class Promoted, class Out, bool kNonTemporal = false>
 void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, typename Out::Storage* o,
               int64_t count) {
@@ -192,11 +184,11 @@ void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, 
   const hn::ScalableTag<float> df;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   const auto result_of = [&](const typename Grad::Storage* g_at,
-                             const typename Self::Storage* s_at) ACLCPU_INLINE_IF_UNROLLED {
+                             const typename Self::Storage* s_at) {
     const auto grad_f32 = VectorIo<Grad>::LoadEven(df, g_at);
     return RoundToPromoted<Promoted, Out>(df, ScaledGradInside(df, Step2SelfInside<Self>(df, s_at), grad_f32));
   };
-  const auto result_at = [&](int64_t at) ACLCPU_INLINE_IF_UNROLLED { return result_of(g + 2 * at, s + 2 * at); };
+  const auto result_at = [&](int64_t at) { return result_of(g + 2 * at, s + 2 * at); };
   // The second loads read one element past the last one used: the loops stop
   // one vector short of the end (count - 1 whole vectors' room) so they stay in
   // the view. Four 16-byte vectors a step (ForEachFullVectorUnrolledIfNarrow):
@@ -210,7 +202,7 @@ void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, 
     const int64_t step = kVectorsAStore * lanes;
     i = ElementsBeforeAlignment(o, sizeof(OutT), step * static_cast<int64_t>(sizeof(OutT)), count);
     ScalarRun<Grad, Self, Promoted, Out>(g, 2, s, 2, o, 1, i);
-    i = ForEachFullVectorUnrolledIfNarrow(df, i, count - 1, step, [&](int64_t at) ACLCPU_INLINE_IF_UNROLLED {
+    i = ForEachFullVectorUnrolledIfNarrow(df, i, count - 1, step, [&](int64_t at) {
       if constexpr (kVectorsAStore == 1) {
         hn::Stream(result_at(at), df, o + at);
       } else {
@@ -221,7 +213,7 @@ void Step2Run(const typename Grad::Storage* g, const typename Self::Storage* s, 
       }
     });
   }
-  i = ForEachFullVectorUnrolledIfNarrow(df, i, count - 1, lanes, [&](int64_t at) ACLCPU_INLINE_IF_UNROLLED {
+  i = ForEachFullVectorUnrolledIfNarrow(df, i, count - 1, lanes, [&](int64_t at) {
     VectorIo<Out>::Store(df, result_at(at), o + at);
   });
   // The last 1 to lanes elements, whose second loads would read past the view:
@@ -535,13 +527,12 @@ HardsigmoidBackwardRunFn SelectVectorKernelForGrad(aclDataType self, aclDataType
 
 template <class Grad>
 HardsigmoidBackwardRunFn SelectStreamingKernelForGrad(aclDataType self, aclDataType promoted, aclDataType out) {
-  if (out != ACL_FLOAT && out != ACL_FLOAT16 && out != ACL_BF16) return nullptr;  // no double: rare
-  return WithSelfAndPromotedType<Grad>(self, promoted, [&](auto s, auto p) -> HardsigmoidBackwardRunFn {
+  // The compute dtypes only (WithComputeType): no streaming kernel writes double, a rare out.
+  return WithSelfAndPromotedType<Grad>(self, promoted, [&](auto s, auto p) {
     using S = decltype(s);
     using P = decltype(p);
-    if (out == ACL_FLOAT) return &StreamingRun<Grad, S, P, F32>;
-    if (out == ACL_FLOAT16) return &StreamingRun<Grad, S, P, F16>;
-    return &StreamingRun<Grad, S, P, Bf16>;
+    return WithComputeType(out,
+                           [](auto o) -> HardsigmoidBackwardRunFn { return &StreamingRun<Grad, S, P, decltype(o)>; });
   });
 }
 

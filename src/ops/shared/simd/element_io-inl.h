@@ -249,36 +249,15 @@ HWY_INLINE int64_t ForEachFullVector(int64_t begin, int64_t count, int64_t lanes
   return i;
 }
 
-// The native targets whose vectors are 16 bytes (SSE4, SSSE3, NEON,
-// SVE2_128), where ForEachFullVectorUnrolledIfNarrow unrolls: there a lambda
-// it calls may need ACLCPU_INLINE_IF_UNROLLED to be inlined (Step2Run in the
-// backward op's kernels). Only there: forced inline on wider targets, the same
-// lambdas made clang's builds several times slower. A macro, as an attribute
-// cannot depend on a constant; the helper below asserts that the two agree.
-#undef ACLCPU_INLINE_IF_UNROLLED
-#if HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_NEON || HWY_TARGET == HWY_SVE2_128
-#define ACLCPU_INLINE_IF_UNROLLED __attribute__((always_inline))
-constexpr bool kForcesInlineIfUnrolled = true;
-#else
-#define ACLCPU_INLINE_IF_UNROLLED
-constexpr bool kForcesInlineIfUnrolled = false;
-#endif
-
 // ForEachFullVector where d's vectors are at most 16 bytes (SSE4, SSSE3, NEON,
-// SVE2_128: the loop overhead above; the scalar fallback's one lane as well,
-// whose calls GCC inlines unasked), one vector a step on wider targets:
-// unrolled there they gained nothing, and the backward op's step-2 kernels grew
-// by half (grad_f32.cc 40 -> 60 MB, its g++ compile 70 -> 92 s). `step`:
-// elements a step, a multiple of Lanes(d).
+// SVE2_128: the loop overhead above; the scalar fallback's one lane as well),
+// one vector a step on wider targets: unrolled there they gained nothing, and
+// the backward op's step-2 kernels grew by half (grad_f32.cc 40 -> 60 MB, its
+// g++ compile 70 -> 92 s). `step`: elements a step, a multiple of Lanes(d).
 template <class D, class VectorAt>
 HWY_INLINE int64_t ForEachFullVectorUnrolledIfNarrow(D /*d*/, int64_t begin, int64_t count, int64_t step,
                                                      VectorAt&& vector_at) {
-  constexpr bool kNarrow = hn::MaxLanes(D()) * sizeof(hn::TFromD<D>) <= 16;
-  // The emulated targets (EMU128: the baseline of builds without native
-  // targets, such as CI's fuzz build; SCALAR) unroll unforced, as before.
-  static_assert(kForcesInlineIfUnrolled == (kNarrow && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128),
-                "ACLCPU_INLINE_IF_UNROLLED's target list must name the native 16-byte targets");
-  if constexpr (kNarrow) {
+  if constexpr (hn::MaxLanes(D()) * sizeof(hn::TFromD<D>) <= 16) {
     return ForEachFullVector(begin, count, step, vector_at);
   } else {
     int64_t i = begin;
