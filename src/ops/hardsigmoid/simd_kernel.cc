@@ -17,7 +17,7 @@ namespace HWY_NAMESPACE {
 // The forward op computes 16-bit types in float32 lanes on every target (no
 // float16-lane arithmetic without a proof that it is bit-exact): our
 // avx512_fp16 target takes AVX-512's kernels, and avx512_bf16 too except for
-// contiguous bf16 runs (below).
+// bf16 runs and blocks (below).
 RunFn SelectVectorKernel(aclDataType dtype) {
   return WithSelfType<RunFn>(dtype, [](auto type) -> RunFn { return &VectorRun<decltype(type)>; });
 }
@@ -31,8 +31,8 @@ TileFn SelectTileKernel(aclDataType dtype) {
 }
 
 #if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
-// avx512_bf16: bf16 runs narrowed by VCVTNE2PS2BF16 (kernels-inl.h), AVX-512's
-// kernels for the rest. Not the avx512_fp16 target's: on the Xeons that have
+// avx512_bf16: bf16 runs and transposed blocks narrowed by VCVTNE2PS2BF16
+// (kernels-inl.h), AVX-512's kernels for the rest. Not the avx512_fp16 target's: on the Xeons that have
 // it the instruction costs about four vector uops (the backward op's
 // grad_bf16.cc), so they keep the integer narrowing.
 RunFn SelectVectorKernelWithBf16Instructions(aclDataType dtype) {
@@ -45,6 +45,11 @@ RunFn SelectStreamingKernelWithBf16Instructions(aclDataType dtype) {
     return &StreamingRun<Bf16, &ContiguousBf16RunWithBf16Instructions, &StreamingBf16RunWithBf16Instructions>;
   }
   return SelectStreamingKernel(dtype);
+}
+
+TileFn SelectTileKernelWithBf16Instructions(aclDataType dtype) {
+  if (dtype == ACL_BF16) return &TileRun<Bf16, HardsigmoidOnBf16WithInstruction>;
+  return SelectTileKernel(dtype);
 }
 #endif
 
@@ -73,7 +78,11 @@ const TargetTable<KernelSelector> kStreamingKernelSelectors = {
     {kAvx512Bf16Target, &N_AVX3::SelectStreamingKernelWithBf16Instructions},  // first: ForTarget's match
 #endif
     ACLCPU_FOR_EACH_COMPILED_TARGET(SelectStreamingKernel)};
-const TargetTable<TileKernelSelector> kTileKernelSelectors = {ACLCPU_FOR_EACH_COMPILED_TARGET(SelectTileKernel)};
+const TargetTable<TileKernelSelector> kTileKernelSelectors = {
+#if ACLCPU_HAVE_AVX512_BF16_TARGET
+    {kAvx512Bf16Target, &N_AVX3::SelectTileKernelWithBf16Instructions},  // first: ForTarget's match
+#endif
+    ACLCPU_FOR_EACH_COMPILED_TARGET(SelectTileKernel)};
 
 }  // namespace hardsigmoid
 }  // namespace aclcpu
