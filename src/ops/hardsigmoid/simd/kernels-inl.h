@@ -114,8 +114,13 @@ HWY_INLINE hn::Vec<DF> DivideClampedBySix(DF df, hn::Vec<DF> numerator) {
 // Min, each exact over all 65,536 patterns, were slower: the clamp on the
 // result's bits as int32 (NaN lanes put back from self's bits after
 // narrowing) 63 us, and no clamp but a select of 0 or 1 on self's 16-bit
-// bits outside the window 60 us. The bench's "conversions alone" row is the
-// same ceiling through the bench's loop.
+// bits outside the window 60 us. Nor does AVX-512DQ's VRANGEPS help, which
+// would clamp self to [-3, 3] in one instruction (then f16 needs no clamp
+// after the multiply-add, with the float32 just below 1/6 as multiplier,
+// exhaustively exact): it returns the other operand for a quiet NaN (probed
+// on the Zen 5 VM, as Intel's table of NaN inputs has it), so a NaN would
+// need its own repair. The bench's "conversions alone" row is the same
+// ceiling through the bench's loop.
 template <class Type, class DF>
 HWY_INLINE hn::Vec<DF> HardsigmoidVector(DF df, hn::Vec<DF> self) {
   if constexpr (sizeof(typename Type::Storage) == 2) {
