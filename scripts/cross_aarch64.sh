@@ -19,7 +19,8 @@
 # also numerics and layouts capped to plain SVE (ACLCPU_MAX_ISA=sve), the
 # runtime, worker pool and meta/validation/phase-2 API suites; and the exported
 # symbols of the aarch64 libraries against the committed lists. Before the
-# tests: libopapi.so must hold no SVE gather or scatter instruction.
+# tests: libopapi.so must hold no SVE gather or scatter instruction, and no
+# per-vector lambda compiled as a function of its own.
 #
 # Not run emulated: the death tests (three in the runtime suite, two in the
 # phase-2 suite: gtest re-executes the test binary, which the host kernel cannot
@@ -69,6 +70,8 @@ echo "aarch64: cross build took $(( $(date +%s) - start )) s"
 # the operator: the auto-vectoriser makes them of strided loops unless those are
 # kept scalar (src/simd/keep_scalar.h).
 bash "${root}/tests/abi/check_hot_path_instructions.sh" --rule gathers --objdump aarch64-linux-gnu-objdump \
+  "$(find "${build}/src" -name libopapi.so | head -1)"
+bash "${root}/tests/abi/check_inlined_lambdas.sh" --objdump aarch64-linux-gnu-objdump \
   "$(find "${build}/src" -name libopapi.so | head -1)"
 
 # ---- tests under qemu ---------------------------------------------------------
