@@ -9,8 +9,8 @@
 # Every other lambda in the kernels is called once a vector (the shared loops
 # ForEachFullVector and StreamVectors, the transposed blocks' rows). When the
 # compiler declines to inline one, each vector pays a call, and the loop
-# around it cannot be scheduled as one: 13-30 % of a transposed launch's time
-# in one case that GCC 12 left out of line at -O2 only (the transposed
+# around it cannot be scheduled as one: 12-24 % of a transposed launch's time
+# in cache in the one case GCC 12 left out of line at -O2 only (the transposed
 # blocks' row lambda, ops/shared/simd/transposed_tiles-inl.h). Names come
 # from the symbol table, so this holds for any target objdump can read.
 #

@@ -32,9 +32,9 @@ TileFn SelectTileKernel(aclDataType dtype) {
 
 #if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
 // avx512_bf16: bf16 runs and transposed blocks narrowed by VCVTNE2PS2BF16
-// (kernels-inl.h), AVX-512's kernels for the rest. Not the avx512_fp16 target's: on the Xeons that have
-// it the instruction costs about four vector uops (the backward op's
-// grad_bf16.cc), so they keep the integer narrowing.
+// (kernels-inl.h), AVX-512's kernels for the rest. Not the avx512_fp16
+// target's: on the Xeons that have it the instruction costs about four vector
+// uops (the backward op's grad_bf16.cc), so they keep the integer narrowing.
 RunFn SelectVectorKernelWithBf16Instructions(aclDataType dtype) {
   if (dtype == ACL_BF16) return &VectorRun<Bf16, &ContiguousBf16RunWithBf16Instructions>;
   return SelectVectorKernel(dtype);
