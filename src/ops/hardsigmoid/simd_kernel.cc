@@ -48,7 +48,7 @@ RunFn SelectStreamingKernelWithBf16Instructions(aclDataType dtype) {
 }
 
 TileFn SelectTileKernelWithBf16Instructions(aclDataType dtype) {
-  if (dtype == ACL_BF16) return &TileRun<Bf16, HardsigmoidOnBf16WithInstruction>;
+  if (dtype == ACL_BF16) return &TileRun<Bf16, HardsigmoidOnHalves<Bf16, /*kWithBf16Instruction=*/true>>;
   return SelectTileKernel(dtype);
 }
 #endif

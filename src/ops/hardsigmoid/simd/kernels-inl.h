@@ -158,62 +158,6 @@ HWY_INLINE hn::Vec<DU16> NarrowResultPairToBf16Bits(DU16 du16, hn::Vec<hn::Repar
     return hn::BitCast(di32, hn::Sub(hn::Add(result, c), c));
   });
 }
-#endif
-
-// The vector of results the contiguous loops store and the streaming loop
-// streams: the results of self's elements at s .. s + Lanes(D) - 1, by the
-// definition's arithmetic, in D's lanes (float, int32_t, or the 16-bit bits).
-// 32-bit types: a full vector. bf16 on x86: a full vector of bits, widened by
-// interleaving with zeros and narrowed by the matching pack (simd/convert-inl.h):
-// no lane-crossing zero-extension or pack-and-permute per half vector. f16, and
-// bf16 elsewhere: the bits of one float32 vector, half a vector (a whole one
-// would cost an extract and an insert with F16C, and an even/odd split
-// without the pack's lane order; non-temporal stores of half vectors still
-// fill whole lines, in order).
-template <class Type>
-struct DefinitionVectors {
-  static constexpr bool kFullHalves = std::is_same_v<Type, Bf16> && ACLCPU_SIMD_HAS_BF16_PAIRS;
-  using D = std::conditional_t<sizeof(typename Type::Storage) == 4 || kFullHalves,
-                               hn::ScalableTag<typename Type::Storage>, hn::Rebind<uint16_t, hn::ScalableTag<float>>>;
-  static HWY_INLINE hn::Vec<D> At(const typename Type::Storage* s) {
-    const D d;
-    if constexpr (std::is_same_v<Type, I32>) {
-      // 1 where self >= 3 (scalar_kernel.h), else 0: one compare and a select.
-      return hn::IfThenElseZero(hn::Gt(hn::LoadU(d, s), hn::Set(d, kFirstIntegerAtOne - 1)), hn::Set(d, 1));
-    } else if constexpr (std::is_same_v<Type, F32>) {
-      return HardsigmoidVector<Type>(d, hn::LoadU(d, s));
-    } else if constexpr (kFullHalves) {
-#if ACLCPU_SIMD_HAS_BF16_PAIRS
-      const hn::Repartition<float, D> df;
-      hn::Vec<decltype(df)> lo, hi;
-      shared::LoadBf16PairAsF32(d, s, lo, hi);
-      return NarrowResultPairToBf16Bits(d, HardsigmoidVector<Type>(df, lo), HardsigmoidVector<Type>(df, hi));
-#endif
-    } else {
-      const hn::ScalableTag<float> df;
-      return shared::VectorIo<Type>::Narrow(df, HardsigmoidVector<Type>(df, shared::VectorIo<Type>::Load(df, s)));
-    }
-  }
-};
-
-// A contiguous run: full vectors, then the scalar tail.
-template <class Type>
-void ContiguousRun(const typename Type::Storage* s, typename Type::Storage* o, int64_t count) {
-  using Vectors = DefinitionVectors<Type>;
-  using D = typename Vectors::D;
-  int64_t i = shared::ForEachFullVector(int64_t{0}, count, static_cast<int64_t>(hn::Lanes(D())), [&](int64_t at) {
-    hn::StoreU(Vectors::At(s + at), D(), o + at);
-  });
-  if constexpr (Vectors::kFullHalves) {
-    // What is left, by float32 vectors.
-    const hn::ScalableTag<float> df;
-    i = shared::ForEachFullVector(i, count, static_cast<int64_t>(hn::Lanes(df)), [&](int64_t at) {
-      shared::VectorIo<Type>::Store(df, HardsigmoidVector<Type>(df, shared::VectorIo<Type>::Load(df, s + at)),
-                                    o + at);
-    });
-  }
-  ScalarRun<Type>(s + i, 1, o + i, 1, count - i);
-}
 
 #if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
 // The avx512_bf16 target's bf16 vectors (simd/targets.h): the same float32
@@ -242,7 +186,7 @@ void ContiguousRun(const typename Type::Storage* s, typename Type::Storage* o, i
 // even/odd split and a 16-bit permute (as the backward op's grad_bf16.cc
 // does); the same from L2 to L3 sizes, so the loop is bound by its vector
 // instructions, not the memory. Transposed to contiguous, out of place
-// (HardsigmoidOnBf16WithInstruction, below), 256^2 8.1-8.5 -> 7.2 us, 1024^2
+// (HardsigmoidOnHalves<Bf16, true>, below), 256^2 8.1-8.5 -> 7.2 us, 1024^2
 // 139-147 -> 129-132 us; 4096^2 level (bound by the block walk's memory
 // pattern).
 HWY_INLINE hn::Vec512<uint16_t> NarrowResultPairWithBf16Instruction(hn::Vec512<float> lo, hn::Vec512<float> hi) {
@@ -254,13 +198,86 @@ HWY_INLINE hn::Vec512<uint16_t> NarrowResultPairWithBf16Instruction(hn::Vec512<f
   const auto packed = hn::BitCast(d64, shared::NarrowPairToBf16WithInstruction(lo, hi));
   return hn::BitCast(d16, hn::TableLookupLanes(packed, hn::SetTableIndices(d64, kBlockOrder)));
 }
+#endif
 
+// A full vector of self's bf16 bits -> its results' bf16 bits, computed in
+// float32 pairs (Bf16PairToF32's lane order) and narrowed by the FPU rounding
+// above or, kWithInstruction (the avx512_bf16 target's kernels only), by
+// VCVTNE2PS2BF16: the contiguous runs and the transposed blocks alike.
+template <bool kWithInstruction = false, class DU16>
+HWY_INLINE hn::Vec<DU16> HardsigmoidBf16Pair(DU16 du16, hn::Vec<DU16> bits) {
+  const hn::Repartition<float, DU16> df;
+  hn::Vec<decltype(df)> lo, hi;
+  shared::Bf16PairToF32(du16, bits, lo, hi);
+  lo = HardsigmoidVector<Bf16>(df, lo);
+  hi = HardsigmoidVector<Bf16>(df, hi);
+#if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
+  if constexpr (kWithInstruction) return NarrowResultPairWithBf16Instruction(lo, hi);
+#else
+  static_assert(!kWithInstruction, "VCVTNE2PS2BF16 only on the avx512_bf16 target");
+#endif
+  return NarrowResultPairToBf16Bits(du16, lo, hi);
+}
+#endif
+
+// The vector of results the contiguous loops store and the streaming loop
+// streams: the results of self's elements at s .. s + Lanes(D) - 1, by the
+// definition's arithmetic, in D's lanes (float, int32_t, or the 16-bit bits).
+// 32-bit types: a full vector. bf16 on x86: a full vector of bits, widened by
+// interleaving with zeros and narrowed by the matching pack (simd/convert-inl.h):
+// no lane-crossing zero-extension or pack-and-permute per half vector. f16, and
+// bf16 elsewhere: the bits of one float32 vector, half a vector (a whole one
+// would cost an extract and an insert with F16C, and an even/odd split
+// without the pack's lane order; non-temporal stores of half vectors still
+// fill whole lines, in order).
+template <class Type>
+struct DefinitionVectors {
+  static constexpr bool kFullHalves = std::is_same_v<Type, Bf16> && ACLCPU_SIMD_HAS_BF16_PAIRS;
+  using D = std::conditional_t<sizeof(typename Type::Storage) == 4 || kFullHalves,
+                               hn::ScalableTag<typename Type::Storage>, hn::Rebind<uint16_t, hn::ScalableTag<float>>>;
+  static HWY_INLINE hn::Vec<D> At(const typename Type::Storage* s) {
+    const D d;
+    if constexpr (std::is_same_v<Type, I32>) {
+      // 1 where self >= 3 (scalar_kernel.h), else 0: one compare and a select.
+      return hn::IfThenElseZero(hn::Gt(hn::LoadU(d, s), hn::Set(d, kFirstIntegerAtOne - 1)), hn::Set(d, 1));
+    } else if constexpr (std::is_same_v<Type, F32>) {
+      return HardsigmoidVector<Type>(d, hn::LoadU(d, s));
+    } else if constexpr (kFullHalves) {
+#if ACLCPU_SIMD_HAS_BF16_PAIRS
+      return HardsigmoidBf16Pair(d, hn::LoadU(d, s));
+#endif
+    } else {
+      const hn::ScalableTag<float> df;
+      return shared::VectorIo<Type>::Narrow(df, HardsigmoidVector<Type>(df, shared::VectorIo<Type>::Load(df, s)));
+    }
+  }
+};
+
+// A contiguous run: full vectors, then the scalar tail.
+template <class Type>
+void ContiguousRun(const typename Type::Storage* s, typename Type::Storage* o, int64_t count) {
+  using Vectors = DefinitionVectors<Type>;
+  using D = typename Vectors::D;
+  int64_t i = shared::ForEachFullVector(int64_t{0}, count, static_cast<int64_t>(hn::Lanes(D())), [&](int64_t at) {
+    hn::StoreU(Vectors::At(s + at), D(), o + at);
+  });
+  if constexpr (Vectors::kFullHalves) {
+    // What is left, by float32 vectors.
+    const hn::ScalableTag<float> df;
+    i = shared::ForEachFullVector(i, count, static_cast<int64_t>(hn::Lanes(df)), [&](int64_t at) {
+      shared::VectorIo<Type>::Store(df, HardsigmoidVector<Type>(df, shared::VectorIo<Type>::Load(df, s + at)),
+                                    o + at);
+    });
+  }
+  ScalarRun<Type>(s + i, 1, o + i, 1, count - i);
+}
+
+#if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
+// The avx512_bf16 target's bf16 runs: HardsigmoidBf16Pair narrowed by
+// VCVTNE2PS2BF16 (above).
 HWY_INLINE hn::Vec512<uint16_t> Bf16InstructionVector(const uint16_t* s) {
   const hn::Full512<uint16_t> d16;
-  const hn::Full512<float> df;
-  hn::Vec512<float> lo, hi;
-  shared::LoadBf16PairAsF32(d16, s, lo, hi);
-  return NarrowResultPairWithBf16Instruction(HardsigmoidVector<Bf16>(df, lo), HardsigmoidVector<Bf16>(df, hi));
+  return HardsigmoidBf16Pair</*kWithInstruction=*/true>(d16, hn::LoadU(d16, s));
 }
 
 inline void ContiguousBf16RunWithBf16Instructions(const uint16_t* s, uint16_t* o, int64_t count) {
@@ -327,34 +344,18 @@ void StreamingRun(const void* self, int64_t self_stride, void* out, int64_t out_
 // results (shared::SharedTileBlockOfInputHalves): the same float32 arithmetic
 // and rounding as every other path, lane by lane. f16 and bf16 4096^2
 // forward, AMD Zen 5 VM: see that function.
-template <class Type>
+template <class Type, bool kWithBf16Instruction = false>
 struct HardsigmoidOnHalves {
   template <class DU16>
   hn::Vec<DU16> Vector(DU16 du16, hn::Vec<DU16> bits) const {
-    const hn::Repartition<float, DU16> df;
 #if ACLCPU_SIMD_HAS_BF16_PAIRS
-    if constexpr (std::is_same_v<Type, Bf16>) {
-      hn::Vec<decltype(df)> lo, hi;
-      shared::Bf16PairToF32(du16, bits, lo, hi);
-      return NarrowResultPairToBf16Bits(du16, HardsigmoidVector<Type>(df, lo), HardsigmoidVector<Type>(df, hi));
-    }
+    if constexpr (std::is_same_v<Type, Bf16>) return HardsigmoidBf16Pair<kWithBf16Instruction>(du16, bits);
 #endif
+    const hn::Repartition<float, DU16> df;
     return shared::VectorIo<Type>::MapFullVector(
         du16, bits, [df](hn::Vec<decltype(df)> self) { return HardsigmoidVector<Type>(df, self); });
   }
 };
-
-#if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
-// The avx512_bf16 target's: bf16 narrowed by the instruction (above).
-struct HardsigmoidOnBf16WithInstruction {
-  hn::Vec512<uint16_t> Vector(hn::Full512<uint16_t> du16, hn::Vec512<uint16_t> bits) const {
-    const hn::Full512<float> df;
-    hn::Vec512<float> lo, hi;
-    shared::Bf16PairToF32(du16, bits, lo, hi);
-    return NarrowResultPairWithBf16Instruction(HardsigmoidVector<Bf16>(df, lo), HardsigmoidVector<Bf16>(df, hi));
-  }
-};
-#endif
 
 // Two-dimensional blocks, for transposed views (self contiguous along dim 1,
 // out along dim 0), called once per plane by the executor: the shared block
