@@ -120,25 +120,17 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> RoundF32ToBf16High(DF df, hn::Vec<DF>
 }
 
 // Two float32 vectors in LoadBf16PairAsF32's lane order -> one full vector of
-// bf16 bits, in the original order. round_high(df, v) gives v's bf16 bits in
-// the upper half of each 32-bit lane: RoundF32ToBf16High, or an operator's own
-// rounding for the values it can produce.
-template <class DU16, class RoundHigh>
+// bf16 bits, in the original order.
+template <class DU16>
 HWY_INLINE hn::Vec<DU16> NarrowF32PairToBf16Bits(DU16 du16, hn::Vec<hn::Repartition<float, DU16>> lo,
-                                                 hn::Vec<hn::Repartition<float, DU16>> hi, RoundHigh&& round_high) {
+                                                 hn::Vec<hn::Repartition<float, DU16>> hi) {
   const hn::Repartition<float, DU16> df;
   const hn::RebindToSigned<DU16> di16;
   // An arithmetic shift keeps each value in int16 range, so the saturating pack
   // passes the 16 bits through unchanged.
-  const auto lo16 = hn::ShiftRight<16>(round_high(df, lo));
-  const auto hi16 = hn::ShiftRight<16>(round_high(df, hi));
+  const auto lo16 = hn::ShiftRight<16>(RoundF32ToBf16High(df, lo));
+  const auto hi16 = hn::ShiftRight<16>(RoundF32ToBf16High(df, hi));
   return hn::BitCast(du16, hn::ReorderDemote2To(di16, lo16, hi16));
-}
-
-template <class DU16>
-HWY_INLINE hn::Vec<DU16> NarrowF32PairToBf16Bits(DU16 du16, hn::Vec<hn::Repartition<float, DU16>> lo,
-                                                 hn::Vec<hn::Repartition<float, DU16>> hi) {
-  return NarrowF32PairToBf16Bits(du16, lo, hi, [](auto df, auto v) { return RoundF32ToBf16High(df, v); });
 }
 
 // Stores two float32 vectors from LoadBf16PairAsF32's lane order as Lanes(du16)

@@ -120,7 +120,14 @@ HWY_INLINE hn::Vec<DF> DivideClampedBySix(DF df, hn::Vec<DF> numerator) {
 // exhaustively exact): it returns the other operand for a quiet NaN (probed
 // on the Zen 5 VM, as Intel's table of NaN inputs has it), so a NaN would
 // need its own repair. The bench's "conversions alone" row is the same
-// ceiling through the bench's loop.
+// ceiling through the bench's loop. On an AMD Zen 3 VM (AVX2), where F16C's
+// conversions each take about a cycle a vector and compete with the
+// multiply pipes, two exact ways around them were slower too (throwaway
+// probe, in place over 1M f16, cycles a 16 elements, medians): F16C both
+// ways 5.7; widening by F16C but rounding to 11 bits by Veltkamp's split in
+// a domain scaled by 2^-112 (where a float32's bits shifted right by 13 are
+// the f16's), then a pack, 8.6; no F16C at all (integer widening into that
+// domain, NaNs put back in 16-bit lanes) 10.2.
 template <class Type, class DF>
 HWY_INLINE hn::Vec<DF> HardsigmoidVector(DF df, hn::Vec<DF> self) {
   if constexpr (sizeof(typename Type::Storage) == 2) {
@@ -132,31 +139,35 @@ HWY_INLINE hn::Vec<DF> HardsigmoidVector(DF df, hn::Vec<DF> self) {
 }
 
 #if ACLCPU_SIMD_HAS_BF16_PAIRS
-// Two float32 vectors of results (Bf16PairToF32's lane order) -> a full vector
-// of their bf16 bits, rounded to nearest even as the exact conversion does
-// (simd/convert-inl.h), in half its instructions. The rounding is the FPU's:
-// with c = 2^16 times the result's own power of two (its sign and exponent
-// bits, the exponent plus 16), result + c keeps 8 significant bits of the
-// result, bf16's precision, rounded to nearest even, and subtracting c gives
-// them back exactly. A NaN passes through both additions quieted, its sign and
-// payload kept, as the exact conversion leaves it; 0 gives 0. It holds for
-// this operator's results only, which are NaN, 0 or at least 2^-12 (bf16 self
-// is at least 2^-6 above -3 inside the window) and at most 1: a float32
-// subnormal would be rounded at the wrong place, and beyond 2^111 c
-// overflows. The kernel tests compare every one of the 65,536 bf16 patterns
-// with the scalar definition on every target. Through the API, in place, one
-// core, AMD Zen 5 VM, against the exact conversion, alternated: 1M bf16, AVX2
-// 146 -> 113.5 us, AVX-512 (without BF16) 67.5-68 -> 58-59 us; 16M, AVX2 2.38
-// -> 1.85 ms, AVX-512 1.13 -> 0.99-1.01 ms.
-template <class DU16>
-HWY_INLINE hn::Vec<DU16> NarrowResultPairToBf16Bits(DU16 du16, hn::Vec<hn::Repartition<float, DU16>> lo,
-                                                    hn::Vec<hn::Repartition<float, DU16>> hi) {
-  return shared::NarrowF32PairToBf16Bits(du16, lo, hi, [](auto df, hn::Vec<decltype(df)> result) {
-    const hn::RebindToSigned<decltype(df)> di32;
-    const auto sign_and_exponent = hn::And(hn::BitCast(di32, result), hn::Set(di32, static_cast<int32_t>(0xFF800000u)));
-    const auto c = hn::BitCast(df, hn::Add(sign_and_exponent, hn::Set(di32, 16 << 23)));
-    return hn::BitCast(di32, hn::Sub(hn::Add(result, c), c));
-  });
+// The x86 targets' bf16 results are rounded by Veltkamp's splitting, in three
+// floating-point instructions where the exact integer rounding of
+// simd/convert-inl.h takes seven: with p = r * (2^16 + 1), p - (p - r) is r
+// rounded to 24 - 16 = 8 significant bits, bf16's precision, to nearest, and
+// its lower 16 bits are zero. That it also breaks ties to even, as the exact
+// conversion does, was checked for every float32 in [2^-13, 1] against the
+// integer rounding, and the kernel tests run all 65,536 bf16 patterns through
+// every target. It holds for this
+// operator's results only, which are NaN, 0 or in [2^-12, 1] (bf16 self is at
+// least 2^-6 above -3 inside the window): r * (2^16 + 1) must neither
+// overflow nor leave the normal range. A NaN result is self's NaN quieted,
+// as every step returns its first NaN operand (x86's rule), payload and sign
+// kept: its lower 16 bits are zero too, since self's are.
+//
+// The product must be rounded on its own: GCC fuses a product and a
+// following subtraction into one FMA, across statements too
+// (-ffp-contract=fast, its default for C++), which would compute
+// r * (2^16 + 1) - r exactly and break the splitting. The empty asm makes the
+// rounded product a value the compiler cannot see through; it emits nothing.
+// It names x86 vector registers, hence x86 targets only.
+template <class DF>
+HWY_INLINE hn::Vec<DF> RoundResultToBf16Precision(DF df, hn::Vec<DF> result) {
+  auto product = hn::Mul(result, hn::Set(df, 65537.0f));
+#if HWY_TARGET <= HWY_AVX3
+  asm("" : "+v"(product.raw));  // AVX-512 may allocate xmm16-31 ("v")
+#else
+  asm("" : "+x"(product.raw));
+#endif
+  return hn::Sub(product, hn::Sub(product, result));
 }
 
 #if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
@@ -201,31 +212,48 @@ HWY_INLINE hn::Vec512<uint16_t> NarrowResultPairWithBf16Instruction(hn::Vec512<f
 #endif
 
 // A full vector of self's bf16 bits -> its results' bf16 bits, computed in
-// float32 pairs (Bf16PairToF32's lane order) and narrowed by the FPU rounding
-// above or, kWithInstruction (the avx512_bf16 target's kernels only), by
-// VCVTNE2PS2BF16: the contiguous runs and the transposed blocks alike.
+// two float32 vectors: the contiguous runs and the transposed blocks alike.
+// The even and odd 16-bit lanes are widened in place (a bf16 value is the
+// upper half of its float32: a shift up for the even lanes, the lower half
+// cleared for the odd ones) and rounded by RoundResultToBf16Precision, whose
+// zero lower halves let the odd lanes' results go back with one Or; or, with
+// kWithInstruction (the avx512_bf16 target's kernels only), in
+// Bf16PairToF32's order, narrowed by VCVTNE2PS2BF16. This is 16 vector
+// instructions a 256-bit vector of bf16 where an interleave with zeros, the
+// rounding c = 2^16 x r's power of two, (r + c) - c, and a shift-and-pack
+// narrowing took 21. Through the API, one core, AMD EPYC Zen 3 VM (AVX2 the
+// default target; family 25 model 1), the two libraries alternated, ns a
+// 64-byte line: in place 16K 6.28 -> 5.44, 128K 5.52 -> 4.77, 1M 5.48 ->
+// 4.64, 16M 6.97 -> 6.58; out of place 1M 5.30 -> 4.47; SSE4 in place 1M
+// 14.6 -> 13.9. The loop stays bound by its vector instructions in cache
+// (a read-modify-write of the same bytes takes about 1.8 ns a line at 1M).
 template <bool kWithInstruction = false, class DU16>
 HWY_INLINE hn::Vec<DU16> HardsigmoidBf16Pair(DU16 du16, hn::Vec<DU16> bits) {
   const hn::Repartition<float, DU16> df;
-  hn::Vec<decltype(df)> lo, hi;
-  shared::Bf16PairToF32(du16, bits, lo, hi);
-  lo = HardsigmoidVector<Bf16>(df, lo);
-  hi = HardsigmoidVector<Bf16>(df, hi);
 #if HWY_TARGET == HWY_AVX3 && ACLCPU_HAVE_AVX512_BF16_TARGET
-  if constexpr (kWithInstruction) return NarrowResultPairWithBf16Instruction(lo, hi);
+  if constexpr (kWithInstruction) {
+    hn::Vec<decltype(df)> lo, hi;
+    shared::Bf16PairToF32(du16, bits, lo, hi);
+    return NarrowResultPairWithBf16Instruction(HardsigmoidVector<Bf16>(df, lo), HardsigmoidVector<Bf16>(df, hi));
+  }
 #else
   static_assert(!kWithInstruction, "VCVTNE2PS2BF16 only on the avx512_bf16 target");
 #endif
-  return NarrowResultPairToBf16Bits(du16, lo, hi);
+  const hn::RebindToUnsigned<decltype(df)> du32;
+  const auto words = hn::BitCast(du32, bits);
+  const auto even = HardsigmoidVector<Bf16>(df, hn::BitCast(df, hn::ShiftLeft<16>(words)));
+  const auto odd = HardsigmoidVector<Bf16>(df, hn::BitCast(df, hn::And(words, hn::Set(du32, 0xFFFF0000u))));
+  const auto even_bits = hn::ShiftRight<16>(hn::BitCast(du32, RoundResultToBf16Precision(df, even)));
+  return hn::BitCast(du16, hn::Or(even_bits, hn::BitCast(du32, RoundResultToBf16Precision(df, odd))));
 }
 #endif
 
 // The vector of results the contiguous loops store and the streaming loop
 // streams: the results of self's elements at s .. s + Lanes(D) - 1, by the
 // definition's arithmetic, in D's lanes (float, int32_t, or the 16-bit bits).
-// 32-bit types: a full vector. bf16 on x86: a full vector of bits, widened by
-// interleaving with zeros and narrowed by the matching pack (simd/convert-inl.h):
-// no lane-crossing zero-extension or pack-and-permute per half vector. f16, and
+// 32-bit types: a full vector. bf16 on x86: a full vector of bits, its even and
+// odd lanes computed in place (HardsigmoidBf16Pair): no lane-crossing
+// zero-extension or pack-and-permute per half vector. f16, and
 // bf16 elsewhere: the bits of one float32 vector, half a vector (a whole one
 // would cost an extract and an insert with F16C, and an even/odd split
 // without the pack's lane order; non-temporal stores of half vectors still
