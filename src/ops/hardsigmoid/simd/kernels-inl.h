@@ -146,12 +146,12 @@ HWY_INLINE hn::Vec<DF> HardsigmoidVector(DF df, hn::Vec<DF> self) {
 // its lower 16 bits are zero. That it also breaks ties to even, as the exact
 // conversion does, was checked for every float32 in [2^-13, 1] against the
 // integer rounding, and the kernel tests run all 65,536 bf16 patterns through
-// every target. It holds for this
-// operator's results only, which are NaN, 0 or in [2^-12, 1] (bf16 self is at
-// least 2^-6 above -3 inside the window): r * (2^16 + 1) must neither
-// overflow nor leave the normal range. A NaN result is self's NaN quieted,
-// as every step returns its first NaN operand (x86's rule), payload and sign
-// kept: its lower 16 bits are zero too, since self's are.
+// every target. It holds for this operator's results only, which are NaN, 0
+// or in [2^-12, 1] (bf16 self is at least 2^-6 above -3 inside the window):
+// r * (2^16 + 1) must neither overflow nor leave the normal range. A NaN
+// result is self's NaN quieted, as every step returns its first NaN operand
+// (x86's rule), payload and sign kept: its lower 16 bits are zero too, since
+// self's are.
 //
 // The product must be rounded on its own: GCC fuses a product and a
 // following subtraction into one FMA, across statements too
