@@ -139,29 +139,30 @@ HWY_INLINE hn::Vec<DF> HardsigmoidVector(DF df, hn::Vec<DF> self) {
 }
 
 #if ACLCPU_SIMD_HAS_BF16_PAIRS
-// The x86 targets' bf16 results are rounded by Veltkamp's splitting, in three
-// floating-point instructions where the exact integer rounding of
-// simd/convert-inl.h takes seven: with p = r * (2^16 + 1), p - (p - r) is r
-// rounded to 24 - 16 = 8 significant bits, bf16's precision, to nearest, and
-// its lower 16 bits are zero. That it also breaks ties to even, as the exact
-// conversion does, was checked for every float32 in [2^-13, 1] against the
-// integer rounding, and the kernel tests run all 65,536 bf16 patterns through
-// every target. It holds for this operator's results only, which are NaN, 0
-// or in [2^-12, 1] (bf16 self is at least 2^-6 above -3 inside the window):
-// r * (2^16 + 1) must neither overflow nor leave the normal range. A NaN
-// result is self's NaN quieted, as every step returns its first NaN operand
-// (x86's rule), payload and sign kept: its lower 16 bits are zero too, since
-// self's are.
+// Results rounded to kBits significant bits (8 for bf16, 11 for f16) by
+// Veltkamp's splitting, in three floating-point instructions where the exact
+// integer rounding of simd/convert-inl.h takes seven: with
+// p = r * (2^(24 - kBits) + 1), p - (p - r) is r rounded to kBits bits, to
+// nearest, and its lower 24 - kBits bits are zero. That it also breaks ties
+// to even, as the exact conversions do, was checked for every float32 in
+// [2^-13, 1] against the integer rounding, for both widths (and holds alike
+// for any binade scaled by a power of two, as long as nothing is subnormal);
+// the kernel tests run all 65,536 patterns of each type through every
+// target. It holds for this operator's results only, which are NaN, 0 or
+// within the checked range up to a power-of-two scale (below): the product
+// must neither overflow nor leave the normal range. A NaN result is self's
+// NaN quieted, as every step returns its first NaN operand (x86's rule),
+// payload and sign kept: its lower 16 bits are zero too, since self's are.
 //
 // The product must be rounded on its own: GCC fuses a product and a
 // following subtraction into one FMA, across statements too
-// (-ffp-contract=fast, its default for C++), which would compute
-// r * (2^16 + 1) - r exactly and break the splitting. The empty asm makes the
-// rounded product a value the compiler cannot see through; it emits nothing.
-// It names x86 vector registers, hence x86 targets only.
-template <class DF>
-HWY_INLINE hn::Vec<DF> RoundResultToBf16Precision(DF df, hn::Vec<DF> result) {
-  auto product = hn::Mul(result, hn::Set(df, 65537.0f));
+// (-ffp-contract=fast, its default for C++), which would compute p - r
+// exactly and break the splitting. The empty asm makes the rounded product
+// a value the compiler cannot see through; it emits nothing. It names x86
+// vector registers, hence x86 targets only.
+template <int kBits, class DF>
+HWY_INLINE hn::Vec<DF> RoundResultToSignificantBits(DF df, hn::Vec<DF> result) {
+  auto product = hn::Mul(result, hn::Set(df, static_cast<float>((1 << (24 - kBits)) + 1)));
 #if HWY_TARGET <= HWY_AVX3
   asm("" : "+v"(product.raw));  // AVX-512 may allocate xmm16-31 ("v")
 #else
@@ -215,7 +216,7 @@ HWY_INLINE hn::Vec512<uint16_t> NarrowResultPairWithBf16Instruction(hn::Vec512<f
 // two float32 vectors: the contiguous runs and the transposed blocks alike.
 // The even and odd 16-bit lanes are widened in place (a bf16 value is the
 // upper half of its float32: a shift up for the even lanes, the lower half
-// cleared for the odd ones) and rounded by RoundResultToBf16Precision, whose
+// cleared for the odd ones) and rounded by RoundResultToSignificantBits, whose
 // zero lower halves let the odd lanes' results go back with one Or; or, with
 // kWithInstruction (the avx512_bf16 target's kernels only), in
 // Bf16PairToF32's order, narrowed by VCVTNE2PS2BF16. This is 16 vector
@@ -243,9 +244,69 @@ HWY_INLINE hn::Vec<DU16> HardsigmoidBf16Pair(DU16 du16, hn::Vec<DU16> bits) {
   const auto words = hn::BitCast(du32, bits);
   const auto even = HardsigmoidVector<Bf16>(df, hn::BitCast(df, hn::ShiftLeft<16>(words)));
   const auto odd = HardsigmoidVector<Bf16>(df, hn::BitCast(df, hn::And(words, hn::Set(du32, 0xFFFF0000u))));
-  const auto even_bits = hn::ShiftRight<16>(hn::BitCast(du32, RoundResultToBf16Precision(df, even)));
-  return hn::BitCast(du16, hn::Or(even_bits, hn::BitCast(du32, RoundResultToBf16Precision(df, odd))));
+  const auto even_bits = hn::ShiftRight<16>(hn::BitCast(du32, RoundResultToSignificantBits<8>(df, even)));
+  return hn::BitCast(du16, hn::Or(even_bits, hn::BitCast(du32, RoundResultToSignificantBits<8>(df, odd))));
 }
+#endif
+
+// f16 on the x86 targets without F16C (SSE4, SSSE3), where the exact
+// conversions of simd/convert-inl.h take about twenty instructions each way
+// a float32 vector: a full vector of self's f16 bits -> its results' bits,
+// computed in float32 scaled by 2^-112, where an f16's bits are a float32's
+// shifted by 13 (the exponent biases differ by 112), so neither way needs a
+// conversion. Widening: each f16 at the top of its 32-bit lane (the even ones
+// shifted up), shifted right by 3 with the sign kept, and the sign's three
+// copies cleared, is its value times 2^-112 exactly, subnormals included
+// (they become float32 subnormals); infinities become +-2^-96 (65536
+// scaled), which give the same 0 and 1; NaNs become finite and are put back
+// at the end. The multiply-add and clamp are the other targets', scaled:
+// self' / 6 + 2^-113 clamped to [0, 2^-112]. Scaling by a power of two
+// commutes with each rounding while the values stay normal, and the results
+// do: 2^-12 x 2^-112 and up (f16 self is at least 2^-9 above -3 inside the
+// window), or a tiny negative value at -3 that the clamp turns into 0. Only
+// the product of a self below about 2^-11 may be subnormal (when not fused),
+// and its result is 0.5 either way, f16's spacing there being 2^-11. Rounded
+// to 11 bits (RoundResultToSignificantBits), a result's float32 bits shifted
+// right by 13 are its f16 bits, with zeros above: one shift for the even
+// lanes, a shift left by 3 for the odd ones. A NaN self (magnitude above
+// 0x7C00) gives itself quieted, its sign and payload kept, as on every other
+// target, selected in 16-bit lanes. The kernel tests compare
+// all 65,536 patterns with the scalar definition on each target, unfused
+// multiply-add included (no FMA on these targets). Through the API, 1M f16,
+// one core, AMD EPYC Zen 3 VM, against the exact conversions both ways,
+// alternated, median ns a 64-byte line: SSE4 in place 44.7 -> 12.8, out of
+// place 43.3 -> 18.8; SSSE3 in place 60.3 -> 19.0 (the machine's speed was
+// bimodal that hour: 12-13 or 18-20 ns a line).
+#undef ACLCPU_HARDSIGMOID_F16_SCALED
+#if ACLCPU_SIMD_HAS_BF16_PAIRS && !ACLCPU_SIMD_HAS_EXACT_F16
+#define ACLCPU_HARDSIGMOID_F16_SCALED 1
+constexpr float kF16Scale = 0x1p-112f;
+
+template <class DF>
+HWY_INLINE hn::Vec<DF> ScaledF16Result(DF df, hn::Vec<DF> scaled_self) {
+  const auto shifted = hn::MulAdd(scaled_self, hn::Set(df, kOneSixth), hn::Set(df, kShift / kRange * kF16Scale));
+  return RoundResultToSignificantBits<11>(df, hn::Min(hn::Set(df, kF16Scale), hn::Max(hn::Zero(df), shifted)));
+}
+
+template <class DU16>
+HWY_INLINE hn::Vec<DU16> HardsigmoidF16Scaled(DU16 du16, hn::Vec<DU16> bits) {
+  const hn::Repartition<float, DU16> df;
+  const hn::RebindToSigned<decltype(df)> di32;
+  const hn::RebindToUnsigned<decltype(df)> du32;
+  const hn::RebindToSigned<DU16> di16;
+  const auto words = hn::BitCast(di32, bits);
+  const auto value_bits = hn::Set(di32, static_cast<int32_t>(0x8FFFE000u));
+  const auto even = hn::BitCast(df, hn::And(hn::ShiftRight<3>(hn::ShiftLeft<16>(words)), value_bits));
+  const auto odd = hn::BitCast(df, hn::And(hn::ShiftRight<3>(words), value_bits));
+  const auto even_bits = hn::ShiftRight<13>(hn::BitCast(du32, ScaledF16Result(df, even)));
+  const auto odd_bits = hn::ShiftLeft<3>(hn::BitCast(du32, ScaledF16Result(df, odd)));
+  const auto results = hn::BitCast(di16, hn::Or(even_bits, odd_bits));
+  const auto self16 = hn::BitCast(di16, bits);
+  const auto is_nan = hn::Gt(hn::And(self16, hn::Set(di16, 0x7FFF)), hn::Set(di16, 0x7C00));
+  return hn::BitCast(du16, hn::IfThenElse(is_nan, hn::Or(self16, hn::Set(di16, 0x0200)), results));
+}
+#else
+#define ACLCPU_HARDSIGMOID_F16_SCALED 0
 #endif
 
 // The vector of results the contiguous loops store and the streaming loop
@@ -253,14 +314,16 @@ HWY_INLINE hn::Vec<DU16> HardsigmoidBf16Pair(DU16 du16, hn::Vec<DU16> bits) {
 // definition's arithmetic, in D's lanes (float, int32_t, or the 16-bit bits).
 // 32-bit types: a full vector. bf16 on x86: a full vector of bits, its even and
 // odd lanes computed in place (HardsigmoidBf16Pair): no lane-crossing
-// zero-extension or pack-and-permute per half vector. f16, and
-// bf16 elsewhere: the bits of one float32 vector, half a vector (a whole one
-// would cost an extract and an insert with F16C, and an even/odd split
-// without the pack's lane order; non-temporal stores of half vectors still
+// zero-extension or pack-and-permute per half vector; f16 on x86 without
+// F16C, the same (HardsigmoidF16Scaled). f16 with F16C, and bf16 elsewhere:
+// the bits of one float32 vector, half a vector (a whole one would cost an
+// extract and an insert with F16C; the even/odd kernels above are x86-only,
+// see RoundResultToSignificantBits; non-temporal stores of half vectors still
 // fill whole lines, in order).
 template <class Type>
 struct DefinitionVectors {
-  static constexpr bool kFullHalves = std::is_same_v<Type, Bf16> && ACLCPU_SIMD_HAS_BF16_PAIRS;
+  static constexpr bool kFullHalves = (std::is_same_v<Type, Bf16> && ACLCPU_SIMD_HAS_BF16_PAIRS) ||
+                                      (std::is_same_v<Type, F16> && ACLCPU_HARDSIGMOID_F16_SCALED);
   using D = std::conditional_t<sizeof(typename Type::Storage) == 4 || kFullHalves,
                                hn::ScalableTag<typename Type::Storage>, hn::Rebind<uint16_t, hn::ScalableTag<float>>>;
   static HWY_INLINE hn::Vec<D> At(const typename Type::Storage* s) {
@@ -271,8 +334,11 @@ struct DefinitionVectors {
     } else if constexpr (std::is_same_v<Type, F32>) {
       return HardsigmoidVector<Type>(d, hn::LoadU(d, s));
     } else if constexpr (kFullHalves) {
+#if ACLCPU_HARDSIGMOID_F16_SCALED
+      if constexpr (std::is_same_v<Type, F16>) return HardsigmoidF16Scaled(d, hn::LoadU(d, s));
+#endif
 #if ACLCPU_SIMD_HAS_BF16_PAIRS
-      return HardsigmoidBf16Pair(d, hn::LoadU(d, s));
+      if constexpr (std::is_same_v<Type, Bf16>) return HardsigmoidBf16Pair(d, hn::LoadU(d, s));
 #endif
     } else {
       const hn::ScalableTag<float> df;
@@ -378,6 +444,9 @@ struct HardsigmoidOnHalves {
   hn::Vec<DU16> Vector(DU16 du16, hn::Vec<DU16> bits) const {
 #if ACLCPU_SIMD_HAS_BF16_PAIRS
     if constexpr (std::is_same_v<Type, Bf16>) return HardsigmoidBf16Pair<kWithBf16Instruction>(du16, bits);
+#endif
+#if ACLCPU_HARDSIGMOID_F16_SCALED
+    if constexpr (std::is_same_v<Type, F16>) return HardsigmoidF16Scaled(du16, bits);
 #endif
     const hn::Repartition<float, DU16> df;
     return shared::VectorIo<Type>::MapFullVector(
