@@ -270,9 +270,9 @@ HWY_INLINE hn::Vec<DU16> HardsigmoidBf16Pair(DU16 du16, hn::Vec<DU16> bits) {
 // right by 13 are its f16 bits, with zeros above: one shift for the even
 // lanes, a shift left by 3 for the odd ones. A NaN self (magnitude above
 // 0x7C00) gives itself quieted, its sign and payload kept, as on every other
-// target, selected in 16-bit lanes. The kernel tests compare
-// all 65,536 patterns with the scalar definition on each target, unfused
-// multiply-add included (no FMA on these targets). Through the API, 1M f16,
+// target, selected in 16-bit lanes. The kernel tests compare all 65,536
+// patterns with the scalar definition on each target, unfused multiply-add
+// included (no FMA on these targets). Through the API, 1M f16,
 // one core, AMD EPYC Zen 3 VM, against the exact conversions both ways,
 // alternated, median ns a 64-byte line: SSE4 in place 44.7 -> 12.8, out of
 // place 43.3 -> 18.8; SSSE3 in place 60.3 -> 19.0 (the machine's speed was
