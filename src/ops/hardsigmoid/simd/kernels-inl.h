@@ -309,6 +309,25 @@ HWY_INLINE hn::Vec<DU16> HardsigmoidF16Scaled(DU16 du16, hn::Vec<DU16> bits) {
 #define ACLCPU_HARDSIGMOID_F16_SCALED 0
 #endif
 
+// Whether this target has a kernel above for a full vector of Type's 16-bit
+// bits, and that kernel: what the contiguous runs and the transposed blocks
+// both use.
+template <class Type>
+constexpr bool kHasFullVectorOfHalves = (std::is_same_v<Type, Bf16> && ACLCPU_SIMD_HAS_BF16_PAIRS) ||
+                                        (std::is_same_v<Type, F16> && ACLCPU_HARDSIGMOID_F16_SCALED);
+
+template <class Type, bool kWithBf16Instruction = false, class DU16>
+HWY_INLINE hn::Vec<DU16> HardsigmoidFullVectorOfHalves(DU16 du16, hn::Vec<DU16> bits) {
+  static_assert(kHasFullVectorOfHalves<Type>, "no full-vector kernel for this type on this target");
+#if ACLCPU_SIMD_HAS_BF16_PAIRS
+  if constexpr (std::is_same_v<Type, Bf16>) return HardsigmoidBf16Pair<kWithBf16Instruction>(du16, bits);
+#endif
+#if ACLCPU_HARDSIGMOID_F16_SCALED
+  if constexpr (std::is_same_v<Type, F16>) return HardsigmoidF16Scaled(du16, bits);
+#endif
+  return bits;  // unreachable: the static_assert above
+}
+
 // The vector of results the contiguous loops store and the streaming loop
 // streams: the results of self's elements at s .. s + Lanes(D) - 1, by the
 // definition's arithmetic, in D's lanes (float, int32_t, or the 16-bit bits).
@@ -322,8 +341,7 @@ HWY_INLINE hn::Vec<DU16> HardsigmoidF16Scaled(DU16 du16, hn::Vec<DU16> bits) {
 // fill whole lines, in order).
 template <class Type>
 struct DefinitionVectors {
-  static constexpr bool kFullHalves = (std::is_same_v<Type, Bf16> && ACLCPU_SIMD_HAS_BF16_PAIRS) ||
-                                      (std::is_same_v<Type, F16> && ACLCPU_HARDSIGMOID_F16_SCALED);
+  static constexpr bool kFullHalves = kHasFullVectorOfHalves<Type>;
   using D = std::conditional_t<sizeof(typename Type::Storage) == 4 || kFullHalves,
                                hn::ScalableTag<typename Type::Storage>, hn::Rebind<uint16_t, hn::ScalableTag<float>>>;
   static HWY_INLINE hn::Vec<D> At(const typename Type::Storage* s) {
@@ -334,12 +352,7 @@ struct DefinitionVectors {
     } else if constexpr (std::is_same_v<Type, F32>) {
       return HardsigmoidVector<Type>(d, hn::LoadU(d, s));
     } else if constexpr (kFullHalves) {
-#if ACLCPU_HARDSIGMOID_F16_SCALED
-      if constexpr (std::is_same_v<Type, F16>) return HardsigmoidF16Scaled(d, hn::LoadU(d, s));
-#endif
-#if ACLCPU_SIMD_HAS_BF16_PAIRS
-      if constexpr (std::is_same_v<Type, Bf16>) return HardsigmoidBf16Pair(d, hn::LoadU(d, s));
-#endif
+      return HardsigmoidFullVectorOfHalves<Type>(d, hn::LoadU(d, s));
     } else {
       const hn::ScalableTag<float> df;
       return shared::VectorIo<Type>::Narrow(df, HardsigmoidVector<Type>(df, shared::VectorIo<Type>::Load(df, s)));
@@ -442,15 +455,13 @@ template <class Type, bool kWithBf16Instruction = false>
 struct HardsigmoidOnHalves {
   template <class DU16>
   hn::Vec<DU16> Vector(DU16 du16, hn::Vec<DU16> bits) const {
-#if ACLCPU_SIMD_HAS_BF16_PAIRS
-    if constexpr (std::is_same_v<Type, Bf16>) return HardsigmoidBf16Pair<kWithBf16Instruction>(du16, bits);
-#endif
-#if ACLCPU_HARDSIGMOID_F16_SCALED
-    if constexpr (std::is_same_v<Type, F16>) return HardsigmoidF16Scaled(du16, bits);
-#endif
-    const hn::Repartition<float, DU16> df;
-    return shared::VectorIo<Type>::MapFullVector(
-        du16, bits, [df](hn::Vec<decltype(df)> self) { return HardsigmoidVector<Type>(df, self); });
+    if constexpr (kHasFullVectorOfHalves<Type>) {
+      return HardsigmoidFullVectorOfHalves<Type, kWithBf16Instruction>(du16, bits);
+    } else {
+      const hn::Repartition<float, DU16> df;
+      return shared::VectorIo<Type>::MapFullVector(
+          du16, bits, [df](hn::Vec<decltype(df)> self) { return HardsigmoidVector<Type>(df, self); });
+    }
   }
 };
 
