@@ -62,7 +62,8 @@ class HardsigmoidKernel : public ::testing::TestWithParam<KernelCase> {
     const aclDataType dtype = GetParam().dtype;
     const size_t size = DtypeSize(dtype);
     auto extent = [&](int64_t stride) { return static_cast<size_t>(misalign + (count > 0 ? (count - 1) * stride + 1 : 0)); };
-    const std::vector<uint8_t> self = KernelTestValues(dtype, extent(self_stride), 7 + static_cast<uint32_t>(count));
+    const std::vector<uint8_t>& self =
+        SharedKernelTestValues(dtype, extent(self_stride), 7 + static_cast<uint32_t>(count));
     std::vector<uint8_t> vector_self = self, scalar_self = self;
     std::vector<uint8_t> vector_out(extent(out_stride) * size, 0xA5), scalar_out(vector_out);
     const size_t at = size * static_cast<size_t>(misalign);
@@ -177,24 +178,28 @@ TEST(HardsigmoidKernelAllTargets, Float32QuotientOfEveryMantissaMatchesScalarDiv
 
 // The block kernel of `dtype` on `target` on `plane`
 // (tests/support/tile_test_planes.h) against the scalar reference run column
-// by column, every byte of out's buffer compared; out's aligned vectors stored
-// non-temporally or not (`stream`).
-void ExpectTileSameAsScalar(aclDataType dtype, int64_t target, const TileTestPlane& p, bool stream) {
+// by column, every byte of out's buffer compared, in each of the plane's
+// store modes (TileTestStoreModes: out's aligned vectors stored
+// non-temporally or not).
+void ExpectTileSameAsScalar(aclDataType dtype, int64_t target, const TileTestPlane& p) {
   const TileFn tile = SelectTileKernel(dtype, target);
   const RunFn scalar = SelectScalarKernel(dtype);
   ASSERT_NE(tile, nullptr);
   ASSERT_NE(scalar, nullptr);
   const size_t size = DtypeSize(dtype);
-  const std::vector<uint8_t> self = KernelTestValues(dtype, p.in_extent, 41 + static_cast<uint32_t>(p.size0 * p.size1));
+  const std::vector<uint8_t>& self =
+      SharedKernelTestValues(dtype, p.in_extent, 41 + static_cast<uint32_t>(p.size0 * p.size1));
   const uint8_t* s = self.data() + size * p.misalign;
-  const std::vector<uint8_t> tile_out = PlaneOut(p, size, [&](uint8_t* out) {
-    tile(s, p.in_pitch, p.in_step, out, p.out_step, p.out_pitch, p.size0, p.size1, stream);
-  });
   const std::vector<uint8_t> scalar_out = ScalarPlaneOut(p, size, [&](int64_t j, uint8_t* column) {
     scalar(s + size * j * p.in_step, p.in_pitch, column, p.out_step, p.size0);
   });
-  ASSERT_EQ(tile_out, scalar_out) << p.size0 << " x " << p.size1 << " layout " << p.layout << " "
-                                  << TargetName(target) << " " << DtypeName(dtype) << (stream ? " streamed" : "");
+  for (bool stream : TileTestStoreModes(p)) {
+    const std::vector<uint8_t> tile_out = PlaneOut(p, size, [&](uint8_t* out) {
+      tile(s, p.in_pitch, p.in_step, out, p.out_step, p.out_pitch, p.size0, p.size1, stream);
+    });
+    ASSERT_EQ(tile_out, scalar_out) << p.size0 << " x " << p.size1 << " layout " << p.layout << " "
+                                    << TargetName(target) << " " << DtypeName(dtype) << (stream ? " streamed" : "");
+  }
 }
 
 // The two-dimensional block kernel (transposed views) on every target and dtype.
@@ -203,10 +208,6 @@ class HardsigmoidTileKernel : public ::testing::TestWithParam<KernelCase> {
   void SetUp() override {
     tile_ = SelectTileKernel(GetParam().dtype, GetParam().target);
     ASSERT_NE(tile_, nullptr);
-  }
-
-  void ExpectSameAsScalar(const TileTestPlane& p, bool stream) {
-    ExpectTileSameAsScalar(GetParam().dtype, GetParam().target, p, stream);
   }
 
   TileFn tile_ = nullptr;
@@ -218,10 +219,7 @@ class HardsigmoidTileKernel : public ::testing::TestWithParam<KernelCase> {
 // none), out's rows starting at many alignments.
 TEST_P(HardsigmoidTileKernel, BlocksAtLaneAndBlockEdgesMatchScalar) {
   for (const TileTestPlane& plane : AllTileTestPlanes()) {
-    ASSERT_NO_FATAL_FAILURE(ExpectSameAsScalar(plane, /*stream=*/false));
-    if (plane.layout != kTileTestStridedLayout) {
-      ASSERT_NO_FATAL_FAILURE(ExpectSameAsScalar(plane, /*stream=*/true));
-    }
+    ASSERT_NO_FATAL_FAILURE(ExpectTileSameAsScalar(GetParam().dtype, GetParam().target, plane));
   }
 }
 

@@ -9,7 +9,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "common/dtype.h"
@@ -44,6 +46,18 @@ inline std::vector<uint8_t> KernelTestValues(aclDataType dtype, size_t count, ui
     }
   }
   return bytes;
+}
+
+// KernelTestValues(dtype, count, seed), made once per process and kept: for
+// the tests that run the same inputs through every target and dtype path
+// (generating them under emulation on Arm in CI costs more than the kernels
+// under test). Not thread-safe: for the tests' own thread only.
+inline const std::vector<uint8_t>& SharedKernelTestValues(aclDataType dtype, size_t count, uint32_t seed) {
+  static std::map<std::tuple<aclDataType, size_t, uint32_t>, std::vector<uint8_t>> made;
+  const auto key = std::make_tuple(dtype, count, seed);
+  auto found = made.find(key);
+  if (found == made.end()) found = made.emplace(key, KernelTestValues(dtype, count, seed)).first;
+  return found->second;
 }
 
 }  // namespace aclcpu

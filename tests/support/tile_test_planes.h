@@ -75,6 +75,16 @@ inline std::vector<TileTestPlane> AllTileTestPlanes() {
   return planes;
 }
 
+// How each plane's block kernel stores out: with ordinary stores, and in the
+// vector layouts also with non-temporal ones (the strided layout's element
+// walk has none). A test compares both with one scalar result: the inputs and
+// the reference are made once a plane (under emulation on Arm in CI they cost
+// more than the block kernel itself).
+inline std::vector<bool> TileTestStoreModes(const TileTestPlane& p) {
+  if (p.layout == kTileTestStridedLayout) return {false};
+  return {false, true};
+}
+
 // Out's buffer for plane `p` (out_extent elements of `out_bytes` bytes, 0xA5
 // wherever nothing is written) as `run(out)` leaves it, `out` pointing at out's
 // element (0, 0), past the plane's misalignment: how a block kernel's result is

@@ -64,8 +64,8 @@ class SimdKernel : public ::testing::TestWithParam<PathCase> {
   void ExpectSameAsScalar(int64_t count, int64_t misalign, int64_t stride) {
     const PathCase& c = GetParam();
     const size_t extent = static_cast<size_t>(misalign + (count > 0 ? (count - 1) * stride + 1 : 0));
-    const std::vector<uint8_t> grad = KernelTestValues(c.grad, extent, 1 + static_cast<uint32_t>(count));
-    const std::vector<uint8_t> self = KernelTestValues(c.self, extent, 1000 + static_cast<uint32_t>(count));
+    const std::vector<uint8_t>& grad = SharedKernelTestValues(c.grad, extent, 1 + static_cast<uint32_t>(count));
+    const std::vector<uint8_t>& self = SharedKernelTestValues(c.self, extent, 1000 + static_cast<uint32_t>(count));
     const size_t out_size = DtypeSize(c.out);
     std::vector<uint8_t> vector_out(extent * out_size, 0xA5), scalar_out(extent * out_size, 0xA5);
     const size_t g = DtypeSize(c.grad) * misalign, s = DtypeSize(c.self) * misalign, o = out_size * misalign;
@@ -109,8 +109,10 @@ TEST_P(SimdKernel, RunsWithMixedStridesMatchScalar) {
                                                         257, 2047, 2048, 2049, 4097, (int64_t{1} << 17) + 33}) {
       if (count > 4097 && !step2) continue;
       auto extent = [&](int64_t st) { return static_cast<size_t>(1 + (count - 1) * st); };
-      const std::vector<uint8_t> grad = KernelTestValues(c.grad, extent(stride[0]), 31 + static_cast<uint32_t>(count));
-      const std::vector<uint8_t> self = KernelTestValues(c.self, extent(stride[1]), 32 + static_cast<uint32_t>(count));
+      const std::vector<uint8_t>& grad =
+          SharedKernelTestValues(c.grad, extent(stride[0]), 31 + static_cast<uint32_t>(count));
+      const std::vector<uint8_t>& self =
+          SharedKernelTestValues(c.self, extent(stride[1]), 32 + static_cast<uint32_t>(count));
       const size_t out_size = DtypeSize(c.out);
       std::vector<uint8_t> vector_out(extent(stride[2]) * out_size, 0xA5), scalar_out(vector_out);
       vector_(grad.data(), stride[0], self.data(), stride[1], vector_out.data(), stride[2], count);
@@ -123,28 +125,29 @@ TEST_P(SimdKernel, RunsWithMixedStridesMatchScalar) {
 
 // The two-dimensional block kernel (transposed views) against the scalar
 // reference run column by column, on one of the shared test planes
-// (tests/support/tile_test_planes.h), out's aligned vectors stored
-// non-temporally or not (`stream`).
-void ExpectTileSameAsScalar(const PathCase& c, HardsigmoidBackwardRunFn scalar, const TileTestPlane& p,
-                            bool stream) {
+// (tests/support/tile_test_planes.h), in each of the plane's store modes
+// (TileTestStoreModes: out's aligned vectors stored non-temporally or not).
+void ExpectTileSameAsScalar(const PathCase& c, HardsigmoidBackwardRunFn scalar, const TileTestPlane& p) {
   const aclDataType promoted = PromoteFloatingTypes(c.grad, c.self);
   const HardsigmoidBackwardTileFn tile = SelectTileKernel(c.grad, c.self, promoted, c.out, c.target);
   ASSERT_NE(tile, nullptr);
-  const std::vector<uint8_t> grad = KernelTestValues(c.grad, p.in_extent, 21 + static_cast<uint32_t>(p.size0));
-  const std::vector<uint8_t> self = KernelTestValues(c.self, p.in_extent, 22 + static_cast<uint32_t>(p.size1));
+  const std::vector<uint8_t>& grad = SharedKernelTestValues(c.grad, p.in_extent, 21 + static_cast<uint32_t>(p.size0));
+  const std::vector<uint8_t>& self = SharedKernelTestValues(c.self, p.in_extent, 22 + static_cast<uint32_t>(p.size1));
   const uint8_t* g = grad.data() + DtypeSize(c.grad) * p.misalign;
   const uint8_t* s = self.data() + DtypeSize(c.self) * p.misalign;
   const size_t out_size = DtypeSize(c.out);
-  const std::vector<uint8_t> tile_out = PlaneOut(p, out_size, [&](uint8_t* out) {
-    tile(g, p.in_pitch, p.in_step, s, p.in_pitch, p.in_step, out, p.out_step, p.out_pitch, p.size0, p.size1,
-         stream);
-  });
   const std::vector<uint8_t> scalar_out = ScalarPlaneOut(p, out_size, [&](int64_t j, uint8_t* column) {
     scalar(g + DtypeSize(c.grad) * j * p.in_step, p.in_pitch, s + DtypeSize(c.self) * j * p.in_step, p.in_pitch,
            column, p.out_step, p.size0);
   });
-  ASSERT_EQ(tile_out, scalar_out) << p.size0 << " x " << p.size1 << " layout " << p.layout
-                                  << (stream ? " streamed" : "");
+  for (bool stream : TileTestStoreModes(p)) {
+    const std::vector<uint8_t> tile_out = PlaneOut(p, out_size, [&](uint8_t* out) {
+      tile(g, p.in_pitch, p.in_step, s, p.in_pitch, p.in_step, out, p.out_step, p.out_pitch, p.size0, p.size1,
+           stream);
+    });
+    ASSERT_EQ(tile_out, scalar_out) << p.size0 << " x " << p.size1 << " layout " << p.layout
+                                    << (stream ? " streamed" : "");
+  }
 }
 
 // Sizes around the lane counts and at every edge of the block, in every
@@ -152,10 +155,7 @@ void ExpectTileSameAsScalar(const PathCase& c, HardsigmoidBackwardRunFn scalar, 
 // of the strided layout has none), out's rows starting at many alignments.
 TEST_P(SimdKernel, TileBlocksAtLaneAndBlockEdgesMatchScalar) {
   for (const TileTestPlane& plane : AllTileTestPlanes()) {
-    ASSERT_NO_FATAL_FAILURE(ExpectTileSameAsScalar(GetParam(), scalar_, plane, /*stream=*/false));
-    if (plane.layout != kTileTestStridedLayout) {
-      ASSERT_NO_FATAL_FAILURE(ExpectTileSameAsScalar(GetParam(), scalar_, plane, /*stream=*/true));
-    }
+    ASSERT_NO_FATAL_FAILURE(ExpectTileSameAsScalar(GetParam(), scalar_, plane));
   }
 }
 
@@ -298,7 +298,8 @@ void ExpectStreamingKernelsMatchScalar(int64_t input_stride, const std::vector<a
             for (int64_t count : {int64_t{0}, int64_t{1}, int64_t{15}, int64_t{16}, int64_t{17}, int64_t{65},
                                   int64_t{1000}, block - 1, block + 40, 2 * block + 33}) {
               const size_t extent = static_cast<size_t>(misalign + count * input_stride);
-              const std::vector<uint8_t> g = KernelTestValues(grad, extent, 11), s = KernelTestValues(self, extent, 12);
+              const std::vector<uint8_t>& g = SharedKernelTestValues(grad, extent, 11);
+              const std::vector<uint8_t>& s = SharedKernelTestValues(self, extent, 12);
               const size_t out_extent = static_cast<size_t>(misalign + count);
               std::vector<uint8_t> expected((out_extent + 1) * out_size, 0xA5), actual(expected);
               const size_t g_off = DtypeSize(grad) * misalign, s_off = DtypeSize(self) * misalign;
