@@ -119,17 +119,19 @@ check_unit_targets() {
 # cases) with verbose plans; every plan must name the expected target.
 run_op_suites() {
   local label="$1" isa="$2" suites=(numerics_test layouts_test opsnn_cases_test)
-  [ "${3:-}" = "--short" ] && suites=(numerics_test layouts_test)
   local huge="Layouts.HugeContiguousHalfOutputsTakeTheNonTemporalStorePath"
   huge+=":Layouts.HugeStep2FloatViewsTakeTheNonTemporalStorePath"
   # Rows of out streamed one by one: the same streaming kernels as the huge
   # contiguous test kept here, through the launch's row loop, which is not
   # architecture-specific; under qemu it took about a minute per target.
   huge+=":Layouts.HugeLaunchesWithRowsOfOutTakeTheNonTemporalStorePath"
-  # The huge contiguous float32 launch (4.5M elements, 7 s emulated on a Zen 4
-  # VM) runs on the neon and sve2 CPUs; the short runs leave it out, as each
-  # target's streaming kernels run in its unit tests.
-  [ "${3:-}" = "--short" ] && huge+=":Layouts.HugeContiguousFloatOutputTakesTheNonTemporalStorePath"
+  # The short runs leave out the ops-nn cases and the huge contiguous float32
+  # launch (4.5M elements, 7 s emulated on a Zen 4 VM), which run on the neon
+  # and sve2 CPUs; each target's streaming kernels run in its unit tests.
+  if [ "${3:-}" = "--short" ]; then
+    suites=(numerics_test layouts_test)
+    huge+=":Layouts.HugeContiguousFloatOutputTakesTheNonTemporalStorePath"
+  fi
   local suite
   for suite in "${suites[@]}"; do
     ACLCPU_VERBOSE=1 run_gtest "${label}" "tests/op/${suite}" "--gtest_filter=-${huge}"

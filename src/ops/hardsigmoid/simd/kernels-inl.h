@@ -354,8 +354,7 @@ HWY_INLINE hn::Vec<DU16> HardsigmoidFullVectorOfHalves(DU16 du16, hn::Vec<DU16> 
 // fill whole lines, in order).
 template <class Type>
 struct DefinitionVectors {
-  static constexpr bool kFullHalves = kHasFullVectorOfHalves<Type>;
-  using D = std::conditional_t<sizeof(typename Type::Storage) == 4 || kFullHalves,
+  using D = std::conditional_t<sizeof(typename Type::Storage) == 4 || kHasFullVectorOfHalves<Type>,
                                hn::ScalableTag<typename Type::Storage>, hn::Rebind<uint16_t, hn::ScalableTag<float>>>;
   static HWY_INLINE hn::Vec<D> At(const typename Type::Storage* s) {
     const D d;
@@ -364,7 +363,7 @@ struct DefinitionVectors {
       return hn::IfThenElseZero(hn::Gt(hn::LoadU(d, s), hn::Set(d, kFirstIntegerAtOne - 1)), hn::Set(d, 1));
     } else if constexpr (std::is_same_v<Type, F32>) {
       return HardsigmoidVector<Type>(d, hn::LoadU(d, s));
-    } else if constexpr (kFullHalves) {
+    } else if constexpr (kHasFullVectorOfHalves<Type>) {
       return HardsigmoidFullVectorOfHalves<Type>(d, hn::LoadU(d, s));
     } else {
       const hn::ScalableTag<float> df;
@@ -381,7 +380,7 @@ void ContiguousRun(const typename Type::Storage* s, typename Type::Storage* o, i
   int64_t i = shared::ForEachFullVector(int64_t{0}, count, static_cast<int64_t>(hn::Lanes(D())), [&](int64_t at) {
     hn::StoreU(Vectors::At(s + at), D(), o + at);
   });
-  if constexpr (Vectors::kFullHalves) {
+  if constexpr (kHasFullVectorOfHalves<Type>) {
     // What is left, by float32 vectors.
     const hn::ScalableTag<float> df;
     i = shared::ForEachFullVector(i, count, static_cast<int64_t>(hn::Lanes(df)), [&](int64_t at) {
