@@ -152,11 +152,13 @@ uint32_t Bits(float value) {
 
 INSTANTIATE_TEST_SUITE_P(EveryTargetAndDtype, HardsigmoidKernel, ::testing::ValuesIn(AllCases()), CaseName);
 
-// The float32 division by 6 (Markstein's correction where FMA is native,
-// simd/kernels-inl.h DivideClampedBySix) for every numerator self + 3 of one
-// binade, [2, 4): self = numerator - 3 is exact there and self + 3 gives the
-// numerator back, so 2^23 selfs in [-1, 1) reach every mantissa. Each step
-// scales exactly with the numerator's power of two, so one binade decides.
+// The float32 division by 6 (a multiplication and a multiply-add where FMA is
+// native, simd/kernels-inl.h DivideClampedBySix; the contiguous runs take
+// self + 3 by an addition and by a multiply-add in alternate vectors) for
+// every numerator self + 3 of one binade, [2, 4): self = numerator - 3 is
+// exact there and self + 3 gives the numerator back, so 2^23 selfs in [-1, 1)
+// reach every mantissa. Each step scales exactly with the numerator's power of
+// two, so one binade decides.
 TEST(HardsigmoidKernelAllTargets, Float32QuotientOfEveryMantissaMatchesScalarDivision) {
   std::vector<float> self;
   self.reserve(size_t{1} << 23);

@@ -42,6 +42,10 @@ constexpr float kRange = 6.0f;  // clamped to [0, 6], divided by 6
 // division where the result is rounded to f16 or bf16 (simd/kernels-inl.h,
 // HardsigmoidVector and DivideClampedBySix).
 constexpr float kOneSixth = 1.0f / 6.0f;
+// float(1/6 - float(1/6)): with kOneSixth, the vector kernels' float32
+// division by 6 (DivideClampedBySix), checked exhaustively with this value.
+constexpr float kOneSixthRemainder = static_cast<float>(1.0 / 6.0 - static_cast<double>(kOneSixth));
+static_assert(kOneSixthRemainder == -0x1.555556p-28f, "the remainder the division by 6 was checked with");
 // INT32: the smallest self whose exact result is 1 (self / 6 + 1/2 at self = 3).
 constexpr int32_t kFirstIntegerAtOne = 3;
 

@@ -56,28 +56,29 @@ HWY_INLINE hn::Vec<DF> ClampKeepingNaN(DF df, hn::Vec<DF> value, float high) {
 // numerator / 6, correctly rounded, for a numerator of 0, NaN or [2^-22, 6]:
 // self + 3 clamped to [0, 6], where a non-zero self + 3 is at least 2^-22 (the
 // spacing of float32 values near -3; self's own tiny values are only added to
-// 3). Where fused multiply-add is native: q = n * float(1/6), then one
-// correction step, q + (n - 6q) * float(1/6), each in one rounding (Markstein's
-// division by a constant) -- three multiply-adds instead of a division, whose
-// cost varies many-fold between CPUs (Agner Fog's tables give AVX-512 VDIVPS
-// a vector every 10 cycles or so on Skylake-X; multiply-adds issue one or two
-// a cycle on every FMA CPU). That this gives the correctly rounded quotient
-// was checked for every float32 numerator in [2^-30, 6] against IEEE
-// division (no mismatch; the multiplication alone differs in a third of
-// them); the argument for all of them: every step
-// scales exactly with the numerator's power of two as long as nothing is
-// subnormal, so one binade of mantissas decides, and the kernel tests run a
-// whole binade (every numerator in [2, 4)) through every target. 0 gives 0,
-// 6 gives 1 and a NaN numerator passes through each step unchanged. Without
-// native FMA (SSE4, SSSE3, the emulated targets) the two-rounding emulation
-// would not be exact: IEEE division there.
+// 3). Where fused multiply-add is native: 1/6 split in two floats, high =
+// float(1/6) and low = float(1/6 - high), then n * high + (n * low) in one
+// rounding -- a multiplication and a multiply-add (Brisebarre and Muller's
+// correctly rounded multiplication by a constant), where a division's cost
+// varies many-fold between CPUs (Agner Fog's tables give AVX-512 VDIVPS a
+// vector every 10 cycles or so on Skylake-X; multiply-adds issue one or two
+// a cycle on every FMA CPU). The method is not exact for every constant, so
+// it was checked for this one: for every float32 numerator in [1/2, 4)
+// against IEEE division, and through the whole float32 definition (shift,
+// clamp, quotient) for all 2^32 selfs against the scalar definition, bit for
+// bit, NaNs as NaNs (throwaway programs; the multiplication alone differs in
+// a third of the numerators). Why it holds for all of them: each step scales
+// exactly with the numerator's power of two while nothing is subnormal (n *
+// low is at least 2^-50 here), so one binade decides, and the kernel tests
+// run a whole binade (every numerator in [2, 4)) through every target. 0
+// gives 0 (+0 plus n * low's -0), 6 gives 1, and a NaN numerator passes
+// through. It replaced Markstein's correction, q = n * high, then
+// q + (n - 6q) * high, one multiply-add more. Without native FMA (SSE4,
+// SSSE3, the emulated targets) neither is exact: IEEE division there.
 template <class DF>
 HWY_INLINE hn::Vec<DF> DivideClampedBySix(DF df, hn::Vec<DF> numerator) {
 #if HWY_NATIVE_FMA
-  const auto one_sixth = hn::Set(df, kOneSixth);
-  const auto quotient = hn::Mul(numerator, one_sixth);
-  const auto remainder = hn::NegMulAdd(hn::Set(df, kRange), quotient, numerator);
-  return hn::MulAdd(remainder, one_sixth, quotient);
+  return hn::MulAdd(numerator, hn::Set(df, kOneSixth), hn::Mul(numerator, hn::Set(df, kOneSixthRemainder)));
 #else
   return hn::Div(numerator, hn::Set(df, kRange));
 #endif
@@ -141,11 +142,35 @@ HWY_INLINE hn::Vec<DF> DivideClampedBySix(DF df, hn::Vec<DF> numerator) {
 // clamped to +-0.5, then + 0.5 by a masked add that keeps NaN lanes) 7.7.
 // Each 512-bit max, min or VRANGEPS adds about half a tick on top of the
 // conversions, as if they shared the conversions' pipes.
-template <class Type, class DF>
+//
+// The float32 path's self + 3 by an addition, or by a multiply-add, self * 1
+// + 3, which rounds once to the same sum: kShiftByMultiplyAdd. Why both: on
+// AMD Zen 3 to 5, additions, max and min issue to two pipes and
+// multiplications and multiply-adds to two others, so a vector (an addition,
+// max, min, then the division's multiplication and multiply-add) keeps the
+// first pair busy three cycles while the second does two. The contiguous runs
+// take vectors in pairs, the second one shifted on the multiply pipes: five
+// and five a pair. On Intel and Arm cores every one of these issues to the
+// same pipes, and the form makes no difference (there the two-step division
+// alone takes one instruction of six away; not measured on Intel yet). A
+// throwaway probe, in place, AMD Zen 4 VM (avx512_bf16 target; family 25
+// model 17), TSC ticks a 16 float32, medians of 15 interleaved rounds, over
+// 8K elements in L1 / 1M (L3): Markstein's three-step division 2.21 / 2.41,
+// the two-step one 2.21 / 2.46 (the addition pipes still bound it), both
+// shifts by multiply-adds 2.16 / 2.33, paired 2.00 / 2.28. Through the API,
+// same VM, the two libraries alternated in one process, median ns a 64-byte
+// line: in place, one thread, 8K 1.12 -> 1.01, 64K 1.11 -> 1.04, 1M
+// 0.92-0.93 -> 0.85-0.88; two threads 1M 0.47 -> 0.44; out of place 4K to 1M
+// level (within 3 % either way: its stores bound it). Only the float32
+// lanes: the 16-bit paths' multiply-add has no addition to move.
+template <class Type, bool kShiftByMultiplyAdd = false, class DF>
 HWY_INLINE hn::Vec<DF> HardsigmoidVector(DF df, hn::Vec<DF> self) {
   if constexpr (sizeof(typename Type::Storage) == 2) {
     const auto scaled = hn::MulAdd(self, hn::Set(df, kOneSixth), hn::Set(df, kShift / kRange));
     return ClampKeepingNaN(df, scaled, 1.0f);
+  } else if constexpr (kShiftByMultiplyAdd) {
+    const auto shifted = hn::MulAdd(self, hn::Set(df, 1.0f), hn::Set(df, kShift));
+    return DivideClampedBySix(df, ClampKeepingNaN(df, shifted, kRange));
   } else {
     return DivideClampedBySix(df, ClampKeepingNaN(df, hn::Add(self, hn::Set(df, kShift)), kRange));
   }
@@ -377,9 +402,19 @@ template <class Type>
 void ContiguousRun(const typename Type::Storage* s, typename Type::Storage* o, int64_t count) {
   using Vectors = DefinitionVectors<Type>;
   using D = typename Vectors::D;
-  int64_t i = shared::ForEachFullVector(int64_t{0}, count, static_cast<int64_t>(hn::Lanes(D())), [&](int64_t at) {
-    hn::StoreU(Vectors::At(s + at), D(), o + at);
-  });
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(D()));
+  int64_t i = 0;
+  if constexpr (std::is_same_v<Type, F32>) {
+    // Pairs of vectors, the second shifted on the multiply pipes
+    // (HardsigmoidVector).
+    const D d;
+    i = shared::ForEachFullVector(i, count, 2 * lanes, [&](int64_t at) {
+      hn::StoreU(Vectors::At(s + at), d, o + at);
+      hn::StoreU(HardsigmoidVector<Type, /*kShiftByMultiplyAdd=*/true>(d, hn::LoadU(d, s + at + lanes)), d,
+                 o + at + lanes);
+    });
+  }
+  i = shared::ForEachFullVector(i, count, lanes, [&](int64_t at) { hn::StoreU(Vectors::At(s + at), D(), o + at); });
   if constexpr (kHasFullVectorOfHalves<Type>) {
     // What is left, by float32 vectors.
     const hn::ScalableTag<float> df;
