@@ -535,8 +535,8 @@ void TileRun(const void* self, int64_t self_stride0, int64_t self_stride1, void*
   const shared::SharedTileInput inputs[1] = {{self, self_stride0, self_stride1, int64_t{sizeof(T)}}};
   auto compute_row = [](auto rows, float* b_row, int64_t cols) {
     const T* s_row = reinterpret_cast<const T*>(rows[0]);
-    int64_t j = 0;
     if constexpr (std::is_same_v<Type, I32>) {
+      int64_t j = 0;
       const hn::ScalableTag<int32_t> di;
       const hn::RebindToFloat<decltype(di)> df;
       const int64_t lanes = static_cast<int64_t>(hn::Lanes(di));
@@ -550,13 +550,10 @@ void TileRun(const void* self, int64_t self_stride0, int64_t self_stride1, void*
         const int32_t result = HardsigmoidI32(s_row[j]);
         std::memcpy(b_row + j, &result, sizeof(result));
       }
+    } else if constexpr (std::is_same_v<Type, F32>) {
+      ContiguousRun<Type>(s_row, b_row, cols);  // the float32 scratch is out's own type
     } else {
-      const hn::ScalableTag<float> df;
-      const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-      for (; j + lanes <= cols; j += lanes) {
-        hn::Store(HardsigmoidVector<Type>(df, shared::VectorIo<Type>::Load(df, s_row + j)), df, b_row + j);
-      }
-      for (; j < cols; ++j) b_row[j] = HardsigmoidF32(Type::Load(s_row[j]));
+      static_assert(sizeof(decltype(rows)) == 0, "16-bit blocks compute on their halves (HardsigmoidOnHalves)");
     }
   };
   auto run_row = [&](auto starts, T* dst, int64_t cols) { VectorRun<Type>(starts[0], self_stride1, dst, 1, cols); };
