@@ -140,11 +140,12 @@ HWY_INLINE void StoreOutVector(D d, hn::Vec<D> v, hn::TFromD<D>* target, bool st
 // block falls in one L1 set: the last two steps done on the way out (each out
 // line then written in pieces, four lines at a time: f32 1024^2 1.0-1.4x over
 // three runs) and the first two done while computing four rows at once (eight
-// input streams in one set: SSE4 f16 4096^2 1.6-2.2x). Tried and not kept either
-// (forward op, one core, Zen 5 VM, ms per call, old and new alternated, 64-row
-// blocks): all of a square's steps in registers (a load and a store a row, not
-// one per pair of steps) made 1024^2 f32 0.40 -> 0.31 but 4096^2 f32 7.5-8.2 ->
-// 8.2-11.1, the time going to the waits on out's non-temporal stores.
+// input streams in one set: SSE4 f16 4096^2 1.6-2.2x). All of a square's steps
+// in registers (a load and a store a row, not one per pair of steps) made
+// 1024^2 f32 0.40 -> 0.31 but 4096^2 f32 7.5-8.2 -> 8.2-11.1, the time going
+// to the waits on out's non-temporal stores (forward op, one core, Zen 5 VM,
+// ms per call, old and new alternated, 64-row blocks): TransposeBlock takes
+// that way for blocks that are not streamed only.
 //
 // Not inlined into the plane walk: called once a block, it costs nothing at
 // run time, and inlined it made the backward op's grad_f32.cc compile with 11 %
@@ -169,9 +170,12 @@ HWY_NOINLINE void SharedTileBlockOfWords(const SharedTileInput (&inputs)[kInputs
     // stored; zeros so that no indeterminate value is read.
     for (int64_t j = cols; j < square_cols; ++j) b_row[j] = 0.0f;
   }
-  TransposeBlock(df, block, kPitch, square_rows, square_cols, [&](hn::Vec<decltype(df)> v, int64_t j, int64_t i) {
-    if (j < cols) StoreOutVector(df, v, reinterpret_cast<float*>(o + j * out_stride1 + i), stream);
-  });
+  TransposeBlock(
+      df, block, kPitch, square_rows, square_cols,
+      [&](hn::Vec<decltype(df)> v, int64_t j, int64_t i) {
+        if (j < cols) StoreOutVector(df, v, reinterpret_cast<float*>(o + j * out_stride1 + i), stream);
+      },
+      /*whole_lines=*/stream);
   for (int64_t j = 0; j < cols; ++j) {
     auto* o_row = o + j * out_stride1;
     for (int64_t i = square_rows; i < rows; ++i) {
@@ -253,7 +257,8 @@ HWY_NOINLINE inline void TransposeAndStoreHalves(uint32_t* pairs, int64_t pitch,
                    if (j < cols) {
                      StoreOutVector(du16, hn::BitCast(du16, v), o + j * out_stride1 + 2 * k, stream);
                    }
-                 });
+                 },
+                 /*whole_lines=*/stream);
   for (int64_t j = 0; j < cols; ++j) {
     uint16_t* o_row = o + j * out_stride1;
     const uint32_t* words = pairs + (j & ~(chunk - 1)) + map.word_of[j & (chunk - 1)];
