@@ -109,7 +109,7 @@ void UnzipStepsInPlace(D d, float* rows, int64_t pitch, int64_t width, size_t fi
 // and each column's vectors in increasing row order, so that a caller writing
 // columns out as lines writes each line at once, as the gathers did (see
 // SharedTileBlockVector in ops/shared/simd/transposed_tiles-inl.h for what
-// other orders cost). The block is overwritten.
+// other orders cost). The block may be overwritten.
 //
 // `whole_lines` false (out's lines stay in cache: nothing is streamed), where
 // vectors can be held in an array (not SVE's): each square's steps all in
