@@ -168,11 +168,10 @@ HWY_INLINE hn::Vec<DF> HardsigmoidVector(DF df, hn::Vec<DF> self) {
   if constexpr (sizeof(typename Type::Storage) == 2) {
     const auto scaled = hn::MulAdd(self, hn::Set(df, kOneSixth), hn::Set(df, kShift / kRange));
     return ClampKeepingNaN(df, scaled, 1.0f);
-  } else if constexpr (kShiftByMultiplyAdd) {
-    const auto shifted = hn::MulAdd(self, hn::Set(df, 1.0f), hn::Set(df, kShift));
-    return DivideClampedBySix(df, ClampKeepingNaN(df, shifted, kRange));
   } else {
-    return DivideClampedBySix(df, ClampKeepingNaN(df, hn::Add(self, hn::Set(df, kShift)), kRange));
+    const auto shifted = kShiftByMultiplyAdd ? hn::MulAdd(self, hn::Set(df, 1.0f), hn::Set(df, kShift))
+                                             : hn::Add(self, hn::Set(df, kShift));
+    return DivideClampedBySix(df, ClampKeepingNaN(df, shifted, kRange));
   }
 }
 
